@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "JSONImport",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "JSONImport", targets: ["JSONImport"]),
+        .executable(name: "jsonimport", targets: ["jsonimport"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CSimdJSONSystem", pkgConfig: "simdjson",
+            providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
+        // A small C++ target that walks simdjson's On-Demand API and hands Swift a plain C tape.
+        .target(
+            name: "CSimdJSON", dependencies: ["CSimdJSONSystem"],
+            // On-Demand is compiled for the building machine's CPU (simdjson's own advice).
+            cxxSettings: [
+                .unsafeFlags(["-O3"]),
+                .unsafeFlags(["-march=native"], .when(platforms: [.linux])),
+            ],
+            linkerSettings: [.linkedLibrary("simdjson")]),
+        .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
+        .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
+        .testTarget(
+            name: "JSONImportTests", dependencies: ["JSONImport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jsonimport"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,4 @@
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro cast of -1 that Swift cannot import.
+static inline void (*csqlite_transient(void))(void *) { return (void (*)(void *))-1; }

@@ -1,0 +1,350 @@
+// Flattens a JSON document into the C tape described in CSimdJSON.h, using simdjson's
+// On-Demand API. Every value is visited once, so the whole input is validated.
+#include "CSimdJSON.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+using namespace simdjson;
+
+struct ji_parser {
+  ondemand::parser parser;
+  std::vector<ji_node> nodes;
+  const uint8_t *buf = nullptr;
+  size_t len = 0;
+  size_t max_depth = 0;
+  int error = 0;
+  size_t error_offset = 0;
+  std::string message;
+  std::vector<std::string_view> keys;  // scratch for duplicate-key checks
+};
+
+namespace {
+
+struct failure {
+  int code;
+  const uint8_t *where;  // may be null: use the document's current location
+};
+
+bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(uint8_t(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool valid_number(std::string_view s, bool &integral) {
+  size_t i = 0, n = s.size();
+  integral = true;
+  if (i < n && s[i] == '-') i++;
+  if (i >= n) return false;
+  if (s[i] == '0') {
+    i++;
+  } else if (s[i] >= '1' && s[i] <= '9') {
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  } else {
+    return false;
+  }
+  if (i < n && s[i] == '.') {
+    integral = false;
+    i++;
+    size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == start) return false;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    integral = false;
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+    size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == start) return false;
+  }
+  return i == n;
+}
+
+// Offset of the first byte that does not start or continue a valid UTF-8 sequence.
+size_t first_invalid_utf8(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    uint8_t c = p[i];
+    if (c < 0x80) { i++; continue; }
+    size_t need;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+    else return i;
+    for (size_t k = 1; k <= need; k++) {
+      if (i + k >= n || (p[i + k] & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+      return i;
+    i += need + 1;
+  }
+  return n;
+}
+
+class walker {
+ public:
+  explicit walker(ji_parser &p) : p(p) {}
+
+  template <class V>
+  void value(V &v, size_t depth) {
+    if (depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
+    ondemand::json_type type;
+    check(v.type().get(type), v);
+    switch (type) {
+      case ondemand::json_type::array: array(v, depth); break;
+      case ondemand::json_type::object: object(v, depth); break;
+      case ondemand::json_type::number: number(v); break;
+      case ondemand::json_type::string: {
+        std::string_view s;
+        const uint8_t *at = location(v);
+        check(v.get_string().get(s), v);
+        push_string(s, at);
+        break;
+      }
+      case ondemand::json_type::boolean: {
+        bool b;
+        const uint8_t *at = location(v);
+        check(v.get_bool().get(b), v);
+        push(b ? JI_TRUE : JI_FALSE, at);
+        break;
+      }
+      case ondemand::json_type::null: {
+        const uint8_t *at = location(v);
+        bool is_null = false;
+        check(v.is_null().get(is_null), v);
+        if (!is_null) throw failure{N_ATOM_ERROR, at};
+        push(JI_NULL, at);
+        break;
+      }
+    }
+  }
+
+ private:
+  ji_parser &p;
+
+  // value::raw_json_token() returns the view; document's wraps it in a result.
+  static std::string_view token(ondemand::value &v) { return v.raw_json_token(); }
+  static std::string_view token(ondemand::document &d) {
+    std::string_view raw;
+    if (d.raw_json_token().get(raw)) return {};
+    return raw;
+  }
+
+  template <class V>
+  const uint8_t *location(V &v) {
+    std::string_view raw = token(v);
+    return raw.data() ? reinterpret_cast<const uint8_t *>(raw.data()) : nullptr;
+  }
+
+  template <class V>
+  void check(error_code e, V &v) {
+    if (e) throw failure{e, nullptr};
+    (void)v;
+  }
+
+  size_t push(ji_type type, const uint8_t *at) {
+    ji_node n{};
+    n.type = uint8_t(type);
+    n.offset = at ? uint32_t(at - p.buf) : 0;
+    p.nodes.push_back(n);
+    p.nodes.back().end = uint32_t(p.nodes.size());
+    return p.nodes.size() - 1;
+  }
+
+  void push_string(std::string_view s, const uint8_t *at) {
+    size_t i = push(JI_STRING, at);
+    p.nodes[i].ptr = reinterpret_cast<const uint8_t *>(s.data());
+    p.nodes[i].len = uint32_t(s.size());
+  }
+
+  template <class V>
+  void number(V &v) {
+    std::string_view raw = token(v);
+    const uint8_t *at = reinterpret_cast<const uint8_t *>(raw.data());
+    std::string_view tok = trim(raw);
+    bool integral;
+    if (!valid_number(tok, integral)) throw failure{NUMBER_ERROR, at};
+    size_t i = push(JI_DOUBLE, at);
+    ji_node &n = p.nodes[i];
+    n.ptr = at;
+    n.len = uint32_t(tok.size());
+    const char *first = tok.data(), *last = tok.data() + tok.size();
+    if (integral) {
+      int64_t value;
+      auto r = std::from_chars(first, last, value);
+      if (r.ec == std::errc() && r.ptr == last) { n.type = JI_INT; n.num.i = value; return; }
+      uint64_t uvalue;
+      auto u = std::from_chars(first, last, uvalue);
+      if (u.ec == std::errc() && u.ptr == last) { n.type = JI_UINT; n.num.u = uvalue; return; }
+    }
+    double d;
+    auto r = std::from_chars(first, last, d);
+    if (r.ec == std::errc() && r.ptr == last) { n.type = JI_DOUBLE; n.num.d = d; return; }
+    n.type = JI_BIGNUM;
+  }
+
+  template <class V>
+  void array(V &v, size_t depth) {
+    size_t i = push(JI_ARRAY, location(v));
+    ondemand::array a;
+    check(v.get_array().get(a), v);
+    uint32_t count = 0;
+    for (auto element : a) {
+      ondemand::value e;
+      if (auto err = std::move(element).get(e)) throw failure{err, nullptr};
+      value(e, depth + 1);
+      count++;
+    }
+    p.nodes[i].len = count;
+    p.nodes[i].end = uint32_t(p.nodes.size());
+  }
+
+  template <class V>
+  void object(V &v, size_t depth) {
+    size_t i = push(JI_OBJECT, location(v));
+    ondemand::object o;
+    check(v.get_object().get(o), v);
+    uint32_t count = 0;
+    size_t keys_start = p.keys.size();
+    for (auto member : o) {
+      ondemand::field f;
+      if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
+      const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
+      std::string_view key;
+      if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
+      if (duplicate(key, keys_start)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
+      p.keys.push_back(key);
+      push_string(key, key_at);
+      ondemand::value fv = f.value();
+      value(fv, depth + 1);
+      count++;
+    }
+    p.keys.resize(keys_start);
+    p.nodes[i].len = count;
+    p.nodes[i].end = uint32_t(p.nodes.size());
+  }
+
+  bool duplicate(std::string_view key, size_t start) {
+    size_t n = p.keys.size() - start;
+    if (n <= 32) {
+      for (size_t k = start; k < p.keys.size(); k++)
+        if (p.keys[k] == key) return true;
+      return false;
+    }
+    std::unordered_set<std::string_view> seen(p.keys.begin() + long(start), p.keys.end());
+    return seen.count(key) != 0;
+  }
+};
+
+void fail(ji_parser &p, int code, size_t offset) {
+  p.error = code;
+  p.error_offset = offset > p.len ? p.len : offset;
+  bool at_end = true;
+  for (size_t i = p.error_offset; i < p.len; i++)
+    if (!is_space(p.buf[i])) { at_end = false; break; }
+  if (at_end && (code == TAPE_ERROR || code == INCOMPLETE_ARRAY_OR_OBJECT || code == UNCLOSED_STRING)) {
+    p.message = "unexpected end of input";
+    return;
+  }
+  switch (code) {
+    case JI_ERROR_DUPLICATE_KEY: p.message = "duplicate key in object"; break;
+    case JI_ERROR_TOO_DEEP: p.message = "nesting deeper than " + std::to_string(p.max_depth) + " levels"; break;
+    case JI_ERROR_TOO_LARGE: p.message = "document larger than 4 GiB"; break;
+    case NUMBER_ERROR: p.message = "invalid number"; break;
+    case TAPE_ERROR: p.message = "unexpected character or missing ',' ':' ']' or '}'"; break;
+    case INCOMPLETE_ARRAY_OR_OBJECT: p.message = "document ends inside an array or object"; break;
+    case TRAILING_CONTENT: p.message = "unexpected content after the JSON value"; break;
+    case EMPTY: p.message = "no JSON value (empty input)"; break;
+    case UTF8_ERROR: p.message = "invalid UTF-8"; break;
+    case DEPTH_ERROR: p.message = "nesting deeper than " + std::to_string(p.max_depth) + " levels"; break;
+    default: p.message = error_message(error_code(code)); break;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+size_t ji_padding(void) { return SIMDJSON_PADDING; }
+
+ji_parser *ji_parser_create(size_t max_depth) {
+  try {
+    auto *p = new ji_parser();
+    p->max_depth = max_depth;
+    return p;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void ji_parser_destroy(ji_parser *parser) { delete parser; }
+
+int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
+  p->nodes.clear();
+  p->keys.clear();
+  p->buf = buf;
+  p->len = len;
+  p->error = 0;
+  if (len > UINT32_MAX - 1) { fail(*p, JI_ERROR_TOO_LARGE, 0); return p->error; }
+  ondemand::document doc;
+  // simdjson's own depth limit sits above ours so that ours reports the error.
+  if (auto err = p->parser.allocate(len, p->max_depth + 2)) { fail(*p, err, 0); return p->error; }
+  auto it = p->parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING));
+  if (auto err = std::move(it).get(doc)) {
+    fail(*p, err, err == UTF8_ERROR ? first_invalid_utf8(buf, len) : 0);
+    return p->error;
+  }
+  walker w(*p);
+  try {
+    ondemand::json_type type;
+    if (auto err = doc.type().get(type)) throw failure{err, nullptr};
+    if (type == ondemand::json_type::array || type == ondemand::json_type::object) {
+      ondemand::value v;
+      if (auto err = doc.get_value().get(v)) throw failure{err, nullptr};
+      w.value(v, 1);
+    } else {
+      w.value(doc, 1);
+    }
+    // Past the root value, the document has no current location unless something trails it.
+    const char *rest;
+    if (!doc.current_location().get(rest)) throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
+  } catch (const failure &f) {
+    size_t offset = len;
+    if (f.where) {
+      offset = size_t(f.where - buf);
+    } else {
+      const char *loc;
+      if (!doc.current_location().get(loc)) offset = size_t(reinterpret_cast<const uint8_t *>(loc) - buf);
+    }
+    fail(*p, f.code, offset);
+    return p->error;
+  } catch (const std::bad_alloc &) {
+    fail(*p, MEMALLOC, 0);
+    return p->error;
+  }
+  return 0;
+}
+
+const ji_node *ji_nodes(const ji_parser *p, size_t *count) {
+  *count = p->nodes.size();
+  return p->nodes.data();
+}
+
+const char *ji_error_message(const ji_parser *p) { return p->message.c_str(); }
+
+size_t ji_error_offset(const ji_parser *p) { return p->error_offset; }
+
+}  // extern "C"

@@ -1,0 +1,149 @@
+internal import CSimdJSON
+
+/// A parsed, validated JSON document: a flat tape of nodes in document order.
+struct JSONDocument {
+    let nodes: UnsafeBufferPointer<ji_node>
+    /// Keeps the bytes that strings and numbers point into alive.
+    let input: JSONInput
+    /// Keeps the tape alive.
+    let parser: JSONParser
+
+    var root: JSONValue { JSONValue(nodes: nodes, index: 0) }
+}
+
+/// One value in a ``JSONDocument``. Valid while its document is.
+struct JSONValue {
+    fileprivate let nodes: UnsafeBufferPointer<ji_node>
+    let index: Int
+
+    fileprivate init(nodes: UnsafeBufferPointer<ji_node>, index: Int) {
+        self.nodes = nodes
+        self.index = index
+    }
+
+    enum Kind: Equatable {
+        case null, bool, number, string, array, object
+    }
+
+    private var node: ji_node { nodes[index] }
+
+    var kind: Kind {
+        switch Int32(node.type) {
+        case Int32(JI_NULL.rawValue): return .null
+        case Int32(JI_FALSE.rawValue), Int32(JI_TRUE.rawValue): return .bool
+        case Int32(JI_STRING.rawValue): return .string
+        case Int32(JI_ARRAY.rawValue): return .array
+        case Int32(JI_OBJECT.rawValue): return .object
+        default: return .number
+        }
+    }
+
+    var isNull: Bool { node.type == UInt8(JI_NULL.rawValue) }
+
+    /// The Boolean, or `nil` if this is not `true`/`false`.
+    var bool: Bool? {
+        switch node.type {
+        case UInt8(JI_TRUE.rawValue): return true
+        case UInt8(JI_FALSE.rawValue): return false
+        default: return nil
+        }
+    }
+
+    /// The number as an exact 64-bit integer when it is written as one and fits.
+    var exactInt64: Int64? { node.type == UInt8(JI_INT.rawValue) ? node.num.i : nil }
+
+    /// The number as a double (`nil` when it is not a number or outside the double range).
+    var double: Double? {
+        switch node.type {
+        case UInt8(JI_INT.rawValue): return Double(node.num.i)
+        case UInt8(JI_UINT.rawValue): return Double(node.num.u)
+        case UInt8(JI_DOUBLE.rawValue): return node.num.d
+        default: return nil
+        }
+    }
+
+    /// The number's source text (`1.50` stays `1.50`); `nil` for non-numbers.
+    var numberText: UnsafeBufferPointer<UInt8>? {
+        kind == .number ? UnsafeBufferPointer(start: node.ptr, count: Int(node.len)) : nil
+    }
+
+    /// The unescaped UTF-8 bytes of a string; `nil` for non-strings.
+    var stringBytes: UnsafeBufferPointer<UInt8>? {
+        node.type == UInt8(JI_STRING.rawValue)
+            ? UnsafeBufferPointer(start: node.ptr, count: Int(node.len)) : nil
+    }
+
+    var string: String? { stringBytes.map { String(decoding: $0, as: UTF8.self) } }
+
+    /// Element count of an array, member count of an object, else 0.
+    var count: Int {
+        switch kind {
+        case .array, .object: return Int(node.len)
+        default: return 0
+        }
+    }
+
+    /// Elements of an array (empty for anything else).
+    var elements: Elements { Elements(nodes: nodes, start: index + 1, count: kind == .array ? count : 0) }
+
+    /// Members of an object as (key bytes, value) pairs (empty for anything else).
+    var members: Members { Members(nodes: nodes, start: index + 1, count: kind == .object ? count : 0) }
+
+    /// The value of member `key`, or `nil` when this is not an object or has no such member.
+    subscript(key: String) -> JSONValue? {
+        var key = key
+        return key.withUTF8 { member(utf8: $0) }
+    }
+
+    /// Looks up a member by its UTF-8 key bytes.
+    func member(utf8 key: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        for (name, value) in members where name.elementsEqual(key) { return value }
+        return nil
+    }
+
+    struct Elements: Sequence {
+        let nodes: UnsafeBufferPointer<ji_node>
+        let start: Int
+        let count: Int
+
+        struct Iterator: IteratorProtocol {
+            let nodes: UnsafeBufferPointer<ji_node>
+            var position: Int
+            var remaining: Int
+
+            mutating func next() -> JSONValue? {
+                guard remaining > 0 else { return nil }
+                let value = JSONValue(nodes: nodes, index: position)
+                position = Int(nodes[position].end)
+                remaining -= 1
+                return value
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(nodes: nodes, position: start, remaining: count) }
+    }
+
+    struct Members: Sequence {
+        let nodes: UnsafeBufferPointer<ji_node>
+        let start: Int
+        let count: Int
+
+        struct Iterator: IteratorProtocol {
+            let nodes: UnsafeBufferPointer<ji_node>
+            var position: Int
+            var remaining: Int
+
+            mutating func next() -> (key: UnsafeBufferPointer<UInt8>, value: JSONValue)? {
+                guard remaining > 0 else { return nil }
+                let keyNode = nodes[position]
+                let key = UnsafeBufferPointer(start: keyNode.ptr, count: Int(keyNode.len))
+                let value = JSONValue(nodes: nodes, index: position + 1)
+                position = Int(nodes[position + 1].end)
+                remaining -= 1
+                return (key, value)
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(nodes: nodes, position: start, remaining: count) }
+    }
+}

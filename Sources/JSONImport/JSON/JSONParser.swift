@@ -1,0 +1,107 @@
+internal import CSimdJSON
+
+/// Parses JSON text into a ``JSONDocument`` with simdjson. One parser serves one document at a
+/// time: a document stays valid until the next `parse` call on the same parser.
+final class JSONParser {
+    private let raw: OpaquePointer
+    /// The deepest nesting accepted; deeper documents are a syntax error.
+    let maxDepth: Int
+
+    static let defaultMaxDepth = 512
+
+    init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+        guard let raw = ji_parser_create(maxDepth) else {
+            preconditionFailure("out of memory creating a JSON parser")
+        }
+        self.raw = raw
+        self.maxDepth = maxDepth
+    }
+
+    deinit { ji_parser_destroy(raw) }
+
+    /// Parses `input` (all of it) into a document.
+    /// - Throws: ``JSONSyntaxError`` with the byte offset, line and column of the problem.
+    func parse(_ input: JSONInput) throws(JSONSyntaxError) -> JSONDocument {
+        let code = ji_parse(raw, input.base, input.count)
+        guard code == 0 else {
+            let offset = ji_error_offset(raw)
+            let message = String(cString: ji_error_message(raw))
+            throw JSONSyntaxError(input: input, offset: offset, message: message)
+        }
+        var count = 0
+        let nodes = ji_nodes(raw, &count)
+        return JSONDocument(
+            nodes: UnsafeBufferPointer(start: nodes, count: count), input: input, parser: self)
+    }
+}
+
+/// Bytes to parse, kept with the padding simdjson reads past their end.
+final class JSONInput {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+    private let capacity: Int
+
+    /// Space for `count` bytes plus padding; fill it through `base`.
+    init(count: Int) {
+        self.count = count
+        self.capacity = count + ji_padding()
+        self.base = .allocate(capacity: capacity)
+        (base + count).initialize(repeating: 0, count: ji_padding())
+    }
+
+    convenience init<C: Collection<UInt8>>(bytes: C) {
+        self.init(count: bytes.count)
+        _ = UnsafeMutableBufferPointer(start: base, count: count).initialize(from: bytes)
+    }
+
+    convenience init(_ text: String) {
+        var text = text
+        let utf8 = text.withUTF8 { Array($0) }
+        self.init(bytes: utf8)
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+}
+
+/// A JSON syntax error: where it is (0-based byte offset, 1-based line and character column) and
+/// what is wrong.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let offset: Int
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    init(input: JSONInput, offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+        (self.line, self.column) = Self.lineAndColumn(of: offset, in: input.bytes)
+    }
+
+    public init(offset: Int, line: Int, column: Int, message: String) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// 1-based line and column (in characters, counting each UTF-8 lead byte) of `offset`.
+    static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    public var description: String {
+        "invalid JSON at line \(line), column \(column) (byte \(offset)): \(message)"
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// One attribute of an entity (SPEC 1.2).
+public struct AttributeSpec: Sendable, Hashable {
+    public let name: String
+    public let type: AttributeType
+    /// Where the value is read in a record.
+    public let key: JSONKeyPath
+    public let isRequired: Bool
+    /// Stored when a row is inserted and the key is missing; already converted to `type`.
+    public let defaultValue: StoredValue?
+    /// How `date` values are read and written.
+    public let dateFormat: DateFormat
+    /// Allowed values, converted to `type`.
+    public let allowedValues: [StoredValue]?
+    public let minimum: Double?
+    public let maximum: Double?
+    /// Regular expression the whole string must match.
+    public let pattern: String?
+    public let transforms: [Transform]
+    public let isIndexed: Bool
+    public let isUnique: Bool
+    public let isExported: Bool
+    public let location: SourceLocation
+
+    package init(
+        name: String, type: AttributeType, key: JSONKeyPath, isRequired: Bool = false,
+        defaultValue: StoredValue? = nil, dateFormat: DateFormat = .iso8601,
+        allowedValues: [StoredValue]? = nil, minimum: Double? = nil, maximum: Double? = nil,
+        pattern: String? = nil, transforms: [Transform] = [], isIndexed: Bool = false,
+        isUnique: Bool = false, isExported: Bool = true, location: SourceLocation
+    ) {
+        self.name = name
+        self.type = type
+        self.key = key
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.dateFormat = dateFormat
+        self.allowedValues = allowedValues
+        self.minimum = minimum
+        self.maximum = maximum
+        self.pattern = pattern
+        self.transforms = transforms
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+        self.isExported = isExported
+        self.location = location
+    }
+}
+
+/// The scalar types an attribute or an array element can have.
+public enum ScalarType: String, Sendable, Hashable, CaseIterable {
+    case string, int, double, bool, date, decimal, uuid, url, json
+}
+
+/// An attribute's type: a scalar, or `[T]`, an array of a scalar type (SPEC 1.2).
+public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
+    case scalar(ScalarType)
+    case array(ScalarType)
+
+    public static let string = AttributeType.scalar(.string)
+    public static let int = AttributeType.scalar(.int)
+    public static let double = AttributeType.scalar(.double)
+    public static let bool = AttributeType.scalar(.bool)
+    public static let date = AttributeType.scalar(.date)
+    public static let decimal = AttributeType.scalar(.decimal)
+    public static let uuid = AttributeType.scalar(.uuid)
+    public static let url = AttributeType.scalar(.url)
+    public static let json = AttributeType.scalar(.json)
+
+    /// Parses `string`, `[int]`, … ; `nil` for anything else.
+    public init?(parsing text: String) {
+        if text.hasPrefix("[") && text.hasSuffix("]") {
+            guard let element = ScalarType(rawValue: String(text.dropFirst().dropLast())),
+                element != .json
+            else { return nil }
+            self = .array(element)
+        } else {
+            guard let scalar = ScalarType(rawValue: text) else { return nil }
+            self = .scalar(scalar)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .scalar(let t): return t.rawValue
+        case .array(let t): return "[\(t.rawValue)]"
+        }
+    }
+
+    /// The SQLite column type that stores it.
+    public var sqlType: String {
+        switch self {
+        case .scalar(.int), .scalar(.bool): return "INTEGER"
+        case .scalar(.double): return "REAL"
+        default: return "TEXT"
+        }
+    }
+}
+
+/// How a `date` attribute is written in JSON.
+public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
+    /// ISO 8601, with optional fractional seconds and offset.
+    case iso8601
+    /// Seconds since 1970 (a number or a string holding one).
+    case epoch
+    /// Milliseconds since 1970.
+    case epochMillis
+    /// A fixed pattern such as `yyyy-MM-dd HH:mm:ss`, interpreted in UTC.
+    case pattern(String)
+
+    public init(parsing text: String) {
+        switch text {
+        case "iso8601": self = .iso8601
+        case "epoch": self = .epoch
+        case "epochMillis": self = .epochMillis
+        default: self = .pattern(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .iso8601: return "iso8601"
+        case .epoch: return "epoch"
+        case .epochMillis: return "epochMillis"
+        case .pattern(let p): return p
+        }
+    }
+}
+
+/// A value transform applied after conversion and before validation.
+public enum Transform: String, Sendable, Hashable, CaseIterable {
+    case trim, lowercase, uppercase, emptyIsNull
+}
+
+/// A value as stored in a column: what SQLite holds.
+public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .integer(let v): return String(v)
+        case .real(let v): return String(v)
+        case .text(let v): return "\"\(v)\""
+        }
+    }
+}

@@ -1,0 +1,134 @@
+/// The validated, immutable model of a mappings location: every entity with its attributes,
+/// relationships and resolved link storage.
+///
+/// A `MappingSpec` is produced once by ``MappingSpec/load(from:)`` and never re-reads YAML.
+/// Forward and back sides of each relationship are paired and share one ``Link``.
+///
+/// ```swift
+/// let spec = try MappingSpec.load(from: "Mappings")
+/// print(spec.entities.map(\.name))
+/// ```
+public struct MappingSpec: Sendable, Hashable {
+    /// Entities in declaration order (files sorted by name, then order within each file).
+    public let entities: [EntitySpec]
+    /// Every stored link, one per forward relationship, in declaration order.
+    public let links: [Link]
+    /// The mapping files that were read, in the order they were read.
+    public let files: [String]
+
+    private let entityIndex: [String: Int]
+
+    package init(entities: [EntitySpec], links: [Link], files: [String]) {
+        self.entities = entities
+        self.links = links
+        self.files = files
+        var index: [String: Int] = [:]
+        for (i, entity) in entities.enumerated() { index[entity.name] = i }
+        self.entityIndex = index
+    }
+
+    /// The entity named `name`, or `nil`.
+    public func entity(named name: String) -> EntitySpec? {
+        entityIndex[name].map { entities[$0] }
+    }
+
+    /// The link that stores relationship `name` of `entity` (forward or back side).
+    public func link(of entity: String, _ name: String) -> Link? {
+        guard let relationship = self.entity(named: entity)?.relationship(named: name) else { return nil }
+        return links[relationship.linkIndex]
+    }
+}
+
+/// One entity of the mappings (SPEC 1.1).
+public struct EntitySpec: Sendable, Hashable {
+    public let name: String
+    /// Storage table name.
+    public let table: String
+    /// Primary-key attribute names in key order; empty for an owned entity.
+    public let primaryKey: [String]
+    public let attributes: [AttributeSpec]
+    public let relationships: [RelationshipSpec]
+    /// Key path of the record list when imported as the root entity.
+    public let root: JSONKeyPath?
+    public let cleanup: CleanupPolicy
+    public let hasTimestamps: Bool
+    public let location: SourceLocation
+
+    package init(
+        name: String, table: String, primaryKey: [String], attributes: [AttributeSpec],
+        relationships: [RelationshipSpec], root: JSONKeyPath?, cleanup: CleanupPolicy,
+        hasTimestamps: Bool, location: SourceLocation
+    ) {
+        self.name = name
+        self.table = table
+        self.primaryKey = primaryKey
+        self.attributes = attributes
+        self.relationships = relationships
+        self.root = root
+        self.cleanup = cleanup
+        self.hasTimestamps = hasTimestamps
+        self.location = location
+    }
+
+    /// `true` when the entity has no primary key and lives inside whatever links to it (SPEC 2.4).
+    public var isOwned: Bool { primaryKey.isEmpty }
+
+    public func attribute(named name: String) -> AttributeSpec? {
+        attributes.first { $0.name == name }
+    }
+
+    public func relationship(named name: String) -> RelationshipSpec? {
+        relationships.first { $0.name == name }
+    }
+
+    /// The primary-key attributes in key order.
+    public var keyAttributes: [AttributeSpec] {
+        primaryKey.compactMap { attribute(named: $0) }
+    }
+
+    /// The column that holds the SQLite row id: the key attribute itself for a single `int`
+    /// key, else the bookkeeping column `_id`.
+    public var rowIDColumn: String {
+        if primaryKey.count == 1, let key = attribute(named: primaryKey[0]), key.type == .int {
+            return key.name
+        }
+        return "_id"
+    }
+}
+
+/// What the clean-up pass does with an entity's rows (SPEC 2.5).
+public enum CleanupPolicy: String, Sendable, Hashable {
+    /// Rows that no longer hang from a root by links are deleted.
+    case orphans
+    /// Rows are roots: never removed by clean-up.
+    case none
+}
+
+/// A dot-separated JSON key path, or literal segments.
+public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible {
+    public let segments: [String]
+
+    public init(segments: [String]) { self.segments = segments }
+
+    /// Splits `path` at dots: `contact.email` → `["contact", "email"]`.
+    public init(dotted path: String) {
+        self.segments = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    public var description: String { segments.joined(separator: ".") }
+}
+
+/// Where something was written in a mapping file; line and column are 1-based.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}

@@ -1,0 +1,46 @@
+import Testing
+@testable import JSONImport
+
+@Suite struct JSONReaderTests {
+    @Test func parsesNestedDocumentIntoTape() throws {
+        let parser = JSONParser()
+        let doc = try parser.parse(JSONInput(#"{"a": [1, 2.50, "x\u00e9"], "b": null, "c": {"d": true}}"#))
+        let root = doc.root
+        #expect(root.kind == .object)
+        #expect(root.count == 3)
+        let a = try #require(root["a"])
+        #expect(Array(a.elements).map(\.kind) == [.number, .number, .string])
+        #expect(Array(a.elements)[0].exactInt64 == 1)
+        #expect(String(decoding: Array(a.elements)[1].numberText!, as: UTF8.self) == "2.50")
+        #expect(Array(a.elements)[2].string == "xé")
+        #expect(root["b"]?.isNull == true)
+        #expect(root["c"]?["d"]?.bool == true)
+        #expect(root["zzz"] == nil)
+    }
+
+    @Test(arguments: [
+        ("[1, 2", "unexpected end of input"),
+        ("{\"a\": 1, \"a\": 2}", "duplicate key in object"),
+        ("[1] x", "unexpected content after the JSON value"),
+        ("[01]", "invalid number"),
+    ])
+    func reportsSyntaxErrors(text: String, message: String) {
+        let parser = JSONParser()
+        #expect(throws: JSONSyntaxError.self) { try parser.parse(JSONInput(text)) }
+        do {
+            _ = try parser.parse(JSONInput(text))
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func keepsHugeNumbersAsText() throws {
+        let parser = JSONParser()
+        let doc = try parser.parse(JSONInput("[123456789012345678901234567890, 1e400, 18446744073709551615]"))
+        let values = Array(doc.root.elements)
+        #expect(values[0].kind == .number)
+        #expect(values[0].exactInt64 == nil)
+        #expect(String(decoding: values[1].numberText!, as: UTF8.self) == "1e400")
+        #expect(values[2].double == 18446744073709551615.0)
+    }
+}
