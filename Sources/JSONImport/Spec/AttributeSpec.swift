@@ -92,7 +92,7 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
     public var sqlType: String {
         switch self {
         case .scalar(.int), .scalar(.bool): return "INTEGER"
-        case .scalar(.double): return "REAL"
+        case .scalar(.double), .scalar(.date): return "REAL"
         default: return "TEXT"
         }
     }
@@ -134,6 +134,10 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A value as stored in a column: what SQLite holds.
+///
+/// Storage conventions: `int` → integer; `double` → real; `bool` → integer 0/1; `date` → real,
+/// seconds since 1970 UTC; `string`, `decimal` (exact text), `uuid` (lowercase), `url` → text;
+/// `json` and `[T]` → text holding minified JSON.
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case integer(Int64)
