@@ -1,0 +1,87 @@
+import JSONImport
+
+/// The `jsonimport` tool: reads the command line, runs one command, reports, returns the exit code.
+///
+/// Global options may come before or after the command name. `--help` (or `-h`) anywhere
+/// before `--` prints help; `--version` before the command name prints the version.
+struct JSONImportTool {
+    let environment: [String: String]
+    let output: Output
+
+    /// Options the tool reads before the command name.
+    private static let toolOptions = GlobalOptions.options + [HelpText.versionOption, HelpText.helpOption]
+
+    /// Runs the command line `arguments` (without the tool's own name).
+    func run(_ arguments: [String]) -> ExitCode {
+        var command: String?
+        do {
+            let (toolParsed, rest) = try ArgumentParser(options: Self.toolOptions).parsePrefix(arguments)
+            if toolParsed.isSet("--version") {
+                output.result("\(HelpText.toolName) \(JSONImportVersion.current)\n")
+                return finish(.success)
+            }
+            guard let name = rest.first else {
+                if toolParsed.isSet("--help") {
+                    output.result(HelpText.forTool())
+                    return finish(.success)
+                }
+                throw CLIError.usage("missing command")
+            }
+            let commandArguments = Array(rest.dropFirst())
+            if name == HelpText.helpCommandName {
+                output.result(try helpText(for: commandArguments))
+                return finish(.success)
+            }
+            guard let type = CommandTable.command(named: name) else {
+                throw CLIError.unknownCommand(name, candidates: CommandTable.names)
+            }
+            command = name
+            if toolParsed.isSet("--help") || ArgumentParser.requestsHelp(commandArguments) {
+                output.result(HelpText.forCommand(type.signature))
+                return finish(.success)
+            }
+            return try execute(type, commandArguments, toolParsed: toolParsed)
+        } catch {
+            let report = ErrorReport(for: error, command: command)
+            output.diagnostic(report.rendered)
+            return finish(report.exitCode)
+        }
+    }
+
+    /// Parses the command's tokens, then parses, runs and renders the command.
+    private func execute<C: Command>(
+        _ type: C.Type, _ tokens: [String], toolParsed: ParsedArguments
+    ) throws -> ExitCode {
+        let signature = type.signature
+        let parser = ArgumentParser(
+            options: signature.options + GlobalOptions.options + [HelpText.helpOption],
+            arguments: signature.arguments)
+        let parsed = try parser.parse(tokens).merging(toolParsed, options: GlobalOptions.options)
+        let globals = try GlobalOptions(parsed, environment: environment)
+        let command = try C(parsing: parsed)
+        output.isQuiet = globals.isQuiet
+        let context = CommandContext(
+            globals: globals, environment: environment,
+            showsProgress: output.isErrorTerminal && !globals.isQuiet && !globals.isProgressDisabled)
+        let result = try command.run(in: context)
+        command.render(result, to: output)
+        return finish(.success)
+    }
+
+    /// `jsonimport help [COMMAND]`.
+    private func helpText(for arguments: [String]) throws(CLIError) -> String {
+        let topic = ArgumentSpec("COMMAND", help: "", isOptional: true)
+        let parser = ArgumentParser(options: [HelpText.helpOption], arguments: [topic])
+        let parsed = try parser.parse(arguments)
+        guard let name = parsed.argument("COMMAND") else { return HelpText.forTool() }
+        guard let type = CommandTable.command(named: name) else {
+            throw .unknownCommand(name, candidates: CommandTable.names)
+        }
+        return HelpText.forCommand(type.signature)
+    }
+
+    private func finish(_ code: ExitCode) -> ExitCode {
+        output.flush()
+        return code
+    }
+}
