@@ -6,7 +6,10 @@
 /// changes; the end-to-end help tests compare whole help texts, so extend them with the new
 /// command's help as well.
 enum CommandTable {
-    static let commands: [any Command.Type] = []
+    static let commands: [any Command.Type] = [
+        ValidateCommand.self,
+        SchemaCommand.self,
+    ]
 
     /// The command called `name`, or `nil`.
     static func command(named name: String) -> (any Command.Type)? {
