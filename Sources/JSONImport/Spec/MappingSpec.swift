@@ -32,6 +32,12 @@ public struct MappingSpec: Sendable, Hashable {
         entityIndex[name].map { entities[$0] }
     }
 
+    /// The entity named `name`, which a validated spec guarantees to exist.
+    package subscript(entity name: String) -> EntitySpec {
+        guard let index = entityIndex[name] else { preconditionFailure("no entity '\(name)' in the spec") }
+        return entities[index]
+    }
+
     /// The link that stores relationship `name` of `entity` (forward or back side).
     public func link(of entity: String, _ name: String) -> Link? {
         guard let relationship = self.entity(named: entity)?.relationship(named: name) else { return nil }

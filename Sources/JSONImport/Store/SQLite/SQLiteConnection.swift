@@ -1,0 +1,128 @@
+internal import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not `Sendable`: one owner serializes access to it.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens (and with `create`, creates) the database at `path` (`:memory:` for a private one),
+    /// with WAL, foreign keys and a busy timeout.
+    init(path: String, create: Bool, busyTimeout: Double) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError(.cannotOpen, "cannot open store '\(path)': \(message)")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Int32(min(busyTimeout * 1000, Double(Int32.max))))
+        try execute("PRAGMA foreign_keys = ON")
+        if path != ":memory:" {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters.
+    func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw error(rc, text, sql: sql)
+        }
+    }
+
+    /// The prepared statement for `sql`, from the cache when it was prepared before.
+    func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else {
+            throw error(rc, String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        let statement = SQLiteStatement(raw, connection: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` bound and returns every row.
+    func rows(_ sql: String, _ values: [StoredValue] = []) throws(StoreError) -> [[StoredValue]] {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        var result: [[StoredValue]] = []
+        while try statement.step() {
+            result.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return result
+    }
+
+    /// Runs `sql` with `values` bound, ignoring any rows.
+    func run(_ sql: String, _ values: [StoredValue] = []) throws(StoreError) {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committing on return and rolling
+    /// back on any throw, which is rethrown.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint: a throw undoes only what `body` did.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT record")
+        do {
+            let result = try body()
+            try execute("RELEASE record")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO record")
+            try? execute("RELEASE record")
+            throw error
+        }
+    }
+
+    /// Turns a result code into a typed error.
+    func error(_ rc: Int32, _ message: String, sql: String?) -> StoreError {
+        let code: StoreError.Code
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
+        case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
+        case SQLITE_FULL: code = .full
+        case SQLITE_CONSTRAINT: code = .constraint
+        case SQLITE_CANTOPEN: code = .cannotOpen
+        default: code = .sqlite
+        }
+        return StoreError(code, message, sql: sql)
+    }
+}
