@@ -30,6 +30,10 @@ struct ErrorReport: Equatable {
             self.init(error, command: command)
         case let error as MappingLoadError:
             self.init(exitCode: .invalidInput, lines: Self.lines(for: error))
+        case let error as StoreError:
+            // A refused constraint is bad input (SPEC 4: exit 1); every other store failure is 3.
+            let code: ExitCode = error.code == .constraint ? .invalidInput : .storeError
+            self.init(exitCode: code, lines: [.error(error.description)])
         default:
             self.init(exitCode: .invalidInput, lines: [.error(String(describing: error))])
         }
