@@ -3,7 +3,8 @@ import JSONImport
 /// The `jsonimport` tool: reads the command line, runs one command, reports, returns the exit code.
 ///
 /// Global options may come before or after the command name. `--help` (or `-h`) anywhere
-/// before `--` prints help; `--version` before the command name prints the version.
+/// before `--` prints help, whatever else is wrong with the line: the command's help when a
+/// command is named, else the tool's. `--version` before the command name prints the version.
 struct JSONImportTool {
     let environment: [String: String]
     let output: Output
@@ -15,37 +16,44 @@ struct JSONImportTool {
     func run(_ arguments: [String]) -> ExitCode {
         var command: String?
         do {
-            let (toolParsed, rest) = try ArgumentParser(options: Self.toolOptions).parsePrefix(arguments)
-            if toolParsed.isSet("--version") {
-                output.result("\(HelpText.toolName) \(JSONImportVersion.current)\n")
-                return finish(.success)
-            }
-            guard let name = rest.first else {
-                if toolParsed.isSet("--help") {
-                    output.result(HelpText.forTool())
-                    return finish(.success)
-                }
-                throw CLIError.usage("missing command")
-            }
-            let commandArguments = Array(rest.dropFirst())
-            if name == HelpText.helpCommandName {
-                output.result(try helpText(for: commandArguments))
-                return finish(.success)
-            }
-            guard let type = CommandTable.command(named: name) else {
-                throw CLIError.unknownCommand(name, candidates: CommandTable.names)
-            }
-            command = name
-            if toolParsed.isSet("--help") || ArgumentParser.requestsHelp(commandArguments) {
-                output.result(HelpText.forCommand(type.signature))
-                return finish(.success)
-            }
-            return try execute(type, commandArguments, toolParsed: toolParsed)
+            return try dispatch(arguments, command: &command)
         } catch {
             let report = ErrorReport(for: error, command: command)
             output.diagnostic(report.rendered)
             return finish(report.exitCode)
         }
+    }
+
+    /// Handles help and version, finds the command and runs it; `command` is set once known,
+    /// so usage errors can point at its help.
+    private func dispatch(_ arguments: [String], command: inout String?) throws -> ExitCode {
+        let isHelpRequested = ArgumentParser.requestsHelp(arguments)
+        let parser = ArgumentParser(options: Self.toolOptions)
+        let toolParsed: ParsedArguments
+        let rest: ArraySlice<String>
+        switch Result(catching: { () throws(CLIError) in try parser.parsePrefix(arguments) }) {
+        case .success(let prefix): (toolParsed, rest) = prefix
+        case .failure where isHelpRequested: return printHelp(HelpText.forTool())
+        case .failure(let error): throw error
+        }
+        if toolParsed.isSet("--version") {
+            output.result("\(HelpText.toolName) \(JSONImportVersion.current)\n")
+            return finish(.success)
+        }
+        guard let name = rest.first else {
+            guard isHelpRequested else { throw CLIError.usage("missing command") }
+            return printHelp(HelpText.forTool())
+        }
+        let commandArguments = Array(rest.dropFirst())
+        if name == HelpText.helpCommandName {
+            return printHelp(try helpText(for: commandArguments))
+        }
+        guard let type = CommandTable.command(named: name) else {
+            throw CLIError.unknownCommand(name, candidates: CommandTable.names)
+        }
+        command = name
+        if isHelpRequested { return printHelp(HelpText.forCommand(type.signature)) }
+        return try execute(type, commandArguments, toolParsed: toolParsed)
     }
 
     /// Parses the command's tokens, then parses, runs and renders the command.
@@ -78,6 +86,11 @@ struct JSONImportTool {
             throw .unknownCommand(name, candidates: CommandTable.names)
         }
         return HelpText.forCommand(type.signature)
+    }
+
+    private func printHelp(_ text: String) -> ExitCode {
+        output.result(text)
+        return finish(.success)
     }
 
     private func finish(_ code: ExitCode) -> ExitCode {
