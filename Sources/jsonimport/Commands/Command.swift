@@ -1,5 +1,3 @@
-import JSONImport
-
 /// A `jsonimport` command: parsed and validated from its arguments, run against the library,
 /// its result rendered.
 ///
@@ -36,20 +34,4 @@ protocol Command: Sendable {
     /// Writes the result: output the command exists to produce with `output.result`, text
     /// reports (silenced by `--quiet`) with `output.report`.
     func render(_ result: Result, to output: Output)
-}
-
-/// What a running command may use besides its own arguments.
-struct CommandContext {
-    let globals: GlobalOptions
-    let environment: [String: String]
-    /// `true` when a progress bar may be drawn: stderr is a terminal and neither `--quiet`
-    /// nor `--no-progress` was given.
-    let showsProgress: Bool
-
-    /// Loads and validates the mappings named by `--mappings`.
-    ///
-    /// - Throws: every problem found, with its location.
-    func loadMappings() throws(MappingLoadError) -> MappingSpec {
-        try MappingSpec.load(from: globals.mappingsPath)
-    }
 }

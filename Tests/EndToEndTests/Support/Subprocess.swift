@@ -1,18 +1,6 @@
 import Foundation
 import Synchronization
 
-/// What one child process produced.
-struct CLIResult: Equatable, CustomStringConvertible {
-    var exitCode: Int32
-    var stdout: String
-    var stderr: String
-
-    /// Shown by failing expectations: the whole run at a glance.
-    var description: String {
-        "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
-    }
-}
-
 /// The child could not be run as asked.
 struct SubprocessFailure: Error, CustomStringConvertible {
     let description: String
