@@ -32,12 +32,6 @@ import Testing
         }
     }
 
-    @Test func helpAfterDoubleDashIsAnArgument() throws {
-        let result = try CLI.run(["validate", "--", "--help"])
-        #expect(result.exitCode == 2)
-        #expect(result.stderr == "error: unexpected argument '--help'\nSee 'jsonimport validate --help'.\n")
-    }
-
     @Test func commandHelpHasOverviewUsageAndOptionsSections() throws {
         for (name, help) in Self.commands {
             #expect(help.hasPrefix("OVERVIEW: "), "\(name)")

@@ -61,7 +61,8 @@ import Testing
     @Test func schemaNeverOpensTheStore() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write(MappingFixtures.single, to: "members.yml")
-        let result = try CLI.run(["schema", "--mappings", file.path], env: ["JSONIMPORT_STORE": directory.path("s.sqlite")])
+        let store = directory.path("s.sqlite")
+        let result = try CLI.run(["schema", "--mappings", file.path], env: ["JSONIMPORT_STORE": store])
         #expect(result.exitCode == 0)
         #expect(try directory.contents() == ["members.yml"])
     }

@@ -3,9 +3,16 @@ import Testing
 
 /// The command line itself is wrong: exit 2, one `error:` line quoting the token, a pointer to help.
 @Suite struct UsageErrorTests {
-    /// A usage error as the tool renders it.
-    private func usageError(_ message: String, help: String = "jsonimport --help") -> CLIResult {
-        CLIResult(exitCode: 2, stdout: "", stderr: "error: \(message)\nSee '\(help)'.\n")
+    /// Runs `arguments` and expects exactly the usage error `message`, pointing at the help of
+    /// `command` (the tool's when `nil`), with nothing on stdout.
+    private func expectUsageError(
+        _ arguments: [String], _ message: String, command: String? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let help = ["jsonimport", command, "--help"].compactMap { $0 }.joined(separator: " ")
+        let expected = CLIResult(exitCode: 2, stdout: "", stderr: "error: \(message)\nSee '\(help)'.\n")
+        let result = try CLI.run(arguments)
+        #expect(result == expected, "\(arguments)", sourceLocation: sourceLocation)
     }
 
     @Test func versionPrintsToolNameAndVersion() throws {
@@ -15,84 +22,82 @@ import Testing
     }
 
     @Test func unknownCommandSuggestsTheClosestOne() throws {
-        #expect(try CLI.run(["valdate"]) == usageError("unknown command 'valdate' (did you mean 'validate'?)"))
-        #expect(try CLI.run(["shema"]) == usageError("unknown command 'shema' (did you mean 'schema'?)"))
+        try expectUsageError(["valdate"], "unknown command 'valdate' (did you mean 'validate'?)")
+        try expectUsageError(["shema"], "unknown command 'shema' (did you mean 'schema'?)")
+        try expectUsageError(["--", "--help"], "unknown command '--help' (did you mean 'help'?)")
     }
 
     @Test func unknownCommandFarFromAnyGetsNoSuggestion() throws {
-        #expect(try CLI.run(["frobnicate"]) == usageError("unknown command 'frobnicate'"))
+        try expectUsageError(["frobnicate"], "unknown command 'frobnicate'")
     }
 
     @Test func missingCommandIsAUsageError() throws {
-        #expect(try CLI.run([]) == usageError("missing command"))
-        #expect(try CLI.run(["--quiet"]) == usageError("missing command"))
+        try expectUsageError([], "missing command")
+        try expectUsageError(["--quiet"], "missing command")
     }
 
     @Test func unknownOptionAfterCommandPointsAtTheCommandsHelp() throws {
-        #expect(
-            try CLI.run(["validate", "--mapings", "x"])
-                == usageError("unknown option '--mapings' (did you mean '--mappings'?)", help: "jsonimport validate --help"))
-        #expect(
-            try CLI.run(["schema", "--no-progres"])
-                == usageError("unknown option '--no-progres' (did you mean '--no-progress'?)", help: "jsonimport schema --help"))
+        try expectUsageError(
+            ["validate", "--mapings", "x"], "unknown option '--mapings' (did you mean '--mappings'?)",
+            command: "validate")
+        try expectUsageError(
+            ["schema", "--no-progres"], "unknown option '--no-progres' (did you mean '--no-progress'?)",
+            command: "schema")
     }
 
     @Test func unknownOptionBeforeCommandPointsAtTheToolsHelp() throws {
-        #expect(try CLI.run(["--stor", "x", "validate"]) == usageError("unknown option '--stor' (did you mean '--store'?)"))
-        #expect(try CLI.run(["-x", "validate"]) == usageError("unknown option '-x'"))
+        try expectUsageError(["--stor", "x", "validate"], "unknown option '--stor' (did you mean '--store'?)")
+        try expectUsageError(["-x", "validate"], "unknown option '-x'")
     }
 
     @Test func optionWithoutItsValueIsAUsageError() throws {
-        #expect(
-            try CLI.run(["validate", "--mappings"])
-                == usageError("missing value for option '--mappings'", help: "jsonimport validate --help"))
-        #expect(
-            try CLI.run(["validate", "--mappings", "--quiet"])
-                == usageError("missing value for option '--mappings'", help: "jsonimport validate --help"))
-        #expect(
-            try CLI.run(["validate", "--store="])
-                == usageError("invalid value '' for option '--store': expected a path", help: "jsonimport validate --help"))
+        try expectUsageError(
+            ["validate", "--mappings"], "missing value for option '--mappings'",
+            command: "validate")
+        try expectUsageError(
+            ["validate", "--mappings", "--quiet"],
+            "missing value for option '--mappings'", command: "validate")
+        try expectUsageError(
+            ["validate", "--store="],
+            "invalid value '' for option '--store': expected a path", command: "validate")
     }
 
     @Test func malformedBusyTimeoutIsAUsageError() throws {
-        let expected = "invalid value 'soon' for option '--busy-timeout': expected a number of at least 0"
-        #expect(try CLI.run(["--busy-timeout", "soon", "schema"]) == usageError(expected, help: "jsonimport schema --help"))
-        #expect(
-            try CLI.run(["schema", "--busy-timeout=-1"])
-                == usageError(
-                    "invalid value '-1' for option '--busy-timeout': expected a number of at least 0",
-                    help: "jsonimport schema --help"))
+        let expected = "for option '--busy-timeout': expected a number of at least 0"
+        try expectUsageError(
+            ["--busy-timeout", "soon", "schema"], "invalid value 'soon' \(expected)",
+            command: "schema")
+        try expectUsageError(
+            ["schema", "--busy-timeout=-1"], "invalid value '-1' \(expected)",
+            command: "schema")
     }
 
     @Test func nonRepeatableOptionGivenTwiceIsAUsageError() throws {
-        #expect(
-            try CLI.run(["--store", "a", "validate", "--store", "b"])
-                == usageError("option '--store' given more than once", help: "jsonimport validate --help"))
+        try expectUsageError(
+            ["--store", "a", "validate", "--store", "b"],
+            "option '--store' given more than once", command: "validate")
     }
 
     @Test func flagGivenAValueIsAUsageError() throws {
-        #expect(
-            try CLI.run(["validate", "--quiet=yes"])
-                == usageError("option '--quiet' does not take a value", help: "jsonimport validate --help"))
+        try expectUsageError(
+            ["validate", "--quiet=yes"], "option '--quiet' does not take a value", command: "validate")
     }
 
     @Test func unexpectedArgumentIsAUsageError() throws {
-        #expect(
-            try CLI.run(["schema", "User"])
-                == usageError("unexpected argument 'User'", help: "jsonimport schema --help"))
+        try expectUsageError(["schema", "User"], "unexpected argument 'User'", command: "schema")
     }
 
     @Test func doubleDashEndsOptions() throws {
-        #expect(
-            try CLI.run(["validate", "--", "--quiet"])
-                == usageError("unexpected argument '--quiet'", help: "jsonimport validate --help"))
-        #expect(
-            try CLI.run(["--", "--help"])
-                == usageError("unknown command '--help' (did you mean 'help'?)"))
+        try expectUsageError(
+            ["validate", "--", "--quiet"], "unexpected argument '--quiet'",
+            command: "validate")
+        try expectUsageError(
+            ["validate", "--", "--help"], "unexpected argument '--help'",
+            command: "validate")
     }
 
     @Test func helpForUnknownCommandSuggestsTheClosestOne() throws {
-        #expect(try CLI.run(["help", "schem"]) == usageError("unknown command 'schem' (did you mean 'schema'?)"))
-        #expect(try CLI.run(["help", "schema", "validate"]) == usageError("unexpected argument 'validate'"))
+        try expectUsageError(["help", "schem"], "unknown command 'schem' (did you mean 'schema'?)")
+        try expectUsageError(["help", "schema", "validate"], "unexpected argument 'validate'")
     }
 }

@@ -78,7 +78,9 @@ enum HelpText {
     private static func description(for option: OptionSpec) -> String {
         var notes: [String] = []
         if let allowed = option.allowedValues { notes.append("values: " + allowed.joined(separator: ", ")) }
-        if let defaultDescription = option.defaultDescription { notes.append("default: \(defaultDescription)") }
+        if let defaultDescription = option.defaultDescription {
+            notes.append("default: \(defaultDescription)")
+        }
         if option.isRepeatable { notes.append("repeatable") }
         return notes.isEmpty ? option.help : "\(option.help) (\(notes.joined(separator: "; ")))"
     }

@@ -47,7 +47,8 @@ struct ParsedArguments: Sendable {
     func integer(of option: String, minimum: Int = .min) throws(CLIError) -> Int? {
         guard let text = value(of: option) else { return nil }
         guard let number = Int(text), number >= minimum else {
-            throw .invalidValue(text, for: option, expected: Self.expectation("an integer", minimum == .min ? nil : "\(minimum)"))
+            let bound = minimum == .min ? nil : "\(minimum)"
+            throw .invalidValue(text, for: option, expected: Self.expectation("an integer", bound))
         }
         return number
     }

@@ -70,13 +70,15 @@ struct ErrorReport: Equatable {
     private static func lines(for error: MappingLoadError) -> [Line] {
         error.diagnostics.flatMap { diagnostic -> [Line] in
             let location = "\(diagnostic.location)"
-            let rendered = String(describing: diagnostic).split(separator: "\n", omittingEmptySubsequences: false)
+            let rendered = String(describing: diagnostic)
+                .split(separator: "\n", omittingEmptySubsequences: false)
             let header = "\(location): error: "
             guard let first = rendered.first, first.hasPrefix(header) else {
                 return [.error("\(location): \(diagnostic.message)")]
             }
             let excerpt = rendered.dropFirst().reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed()
-            return [.error("\(location): \(first.dropFirst(header.count))")] + excerpt.map { .context(String($0)) }
+            let message = first.dropFirst(header.count)
+            return [.error("\(location): \(message)")] + excerpt.map { .context(String($0)) }
         }
     }
 }

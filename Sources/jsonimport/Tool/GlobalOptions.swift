@@ -29,7 +29,9 @@ struct GlobalOptions: Sendable {
             "--busy-timeout", "SECONDS",
             help: "How long a writer waits for other processes writing to the store.",
             default: "30"),
-        .flag("--quiet", help: "Prints no progress bar and no text reports; errors and requested output still print."),
+        .flag(
+            "--quiet",
+            help: "Prints no progress bar and no text reports; errors and requested output still print."),
         .flag("--no-progress", help: "Draws no progress bar (one is drawn only when stderr is a terminal)."),
     ]
 
@@ -44,7 +46,8 @@ struct GlobalOptions: Sendable {
         for option in ["--mappings", "--store"] where parsed.value(of: option) == "" {
             throw .invalidValue("", for: option, expected: "a path")
         }
-        mappingsPath = parsed.value(of: "--mappings") ?? variable(Self.mappingsVariable) ?? Self.defaultMappingsPath
+        mappingsPath =
+            parsed.value(of: "--mappings") ?? variable(Self.mappingsVariable) ?? Self.defaultMappingsPath
         storePath = parsed.value(of: "--store") ?? variable(Self.storeVariable) ?? Self.defaultStorePath
         busyTimeout = try parsed.number(of: "--busy-timeout", minimum: 0) ?? Self.defaultBusyTimeout
         isQuiet = parsed.isSet("--quiet")
