@@ -4,7 +4,11 @@ extension DateCoding {
     enum PatternToken: Hashable {
         case year
         /// A 1–2 digit field; `width` 2 means exactly two digits.
-        case month(width: Int), day(width: Int), hour(width: Int), minute(width: Int), second(width: Int)
+        case month(width: Int)
+        case day(width: Int)
+        case hour(width: Int)
+        case minute(width: Int)
+        case second(width: Int)
         /// Exactly `digits` digits of the fraction of a second.
         case fraction(digits: Int)
         case literal([UInt8])
@@ -52,8 +56,11 @@ extension DateCoding {
                 let field = String(repeating: c, count: run)
                 return .failure(PatternProblem(message: "unsupported field '\(field)' in date pattern '\(pattern)'"))
             default:
-                return .failure(PatternProblem(
-                    message: "unknown field '\(c)' in date pattern '\(pattern)' (use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)"))
+                return .failure(
+                    PatternProblem(
+                        message: "unknown field '\(c)' in date pattern '\(pattern)' "
+                            + "(use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)"
+                    ))
             }
         }
         return .success(tokens)
@@ -65,12 +72,24 @@ extension DateCoding {
         func field(_ width: Int) -> Int? { width == 2 ? c.digits(2) : c.digits(atLeast: 1, atMost: 2) }
         for token in tokens {
             switch token {
-            case .year: guard let v = c.digits(4) else { return nil }; year = v
-            case .month(let w): guard let v = field(w) else { return nil }; month = v
-            case .day(let w): guard let v = field(w) else { return nil }; day = v
-            case .hour(let w): guard let v = field(w), v < 24 else { return nil }; hour = v
-            case .minute(let w): guard let v = field(w), v < 60 else { return nil }; minute = v
-            case .second(let w): guard let v = field(w), v < 60 else { return nil }; second = v
+            case .year:
+                guard let v = c.digits(4) else { return nil }
+                year = v
+            case .month(let w):
+                guard let v = field(w) else { return nil }
+                month = v
+            case .day(let w):
+                guard let v = field(w) else { return nil }
+                day = v
+            case .hour(let w):
+                guard let v = field(w), v < 24 else { return nil }
+                hour = v
+            case .minute(let w):
+                guard let v = field(w), v < 60 else { return nil }
+                minute = v
+            case .second(let w):
+                guard let v = field(w), v < 60 else { return nil }
+                second = v
             case .fraction(let n):
                 guard let v = c.digits(n) else { return nil }
                 fraction = Double(v) / DateCursor.powersOfTen[n]

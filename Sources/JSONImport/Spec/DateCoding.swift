@@ -173,7 +173,9 @@ enum DateCoding {
         return r < 0 ? (q - 1, r + b) : (q, r)
     }
 
-    private static func withBytes<S: StringProtocol>(_ text: S, _ body: (UnsafeBufferPointer<UInt8>) -> Double?) -> Double? {
+    private static func withBytes<S: StringProtocol>(_ text: S, _ body: (UnsafeBufferPointer<UInt8>) -> Double?)
+        -> Double?
+    {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }

@@ -47,6 +47,7 @@ public struct MappingDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A relationship that cannot reference its target this way (`by: id` to an owned entity).
         public static let invalidReference = Code(rawValue: "invalidReference")
 
+        /// The stable name, as ``rawValue``.
         public var description: String { rawValue }
     }
 

@@ -32,7 +32,8 @@ extension MappingSpec {
             paths = names.filter { name in
                 var isSubdirectory: ObjCBool = false
                 return !name.hasPrefix(".") && (name.hasSuffix(".yml") || name.hasSuffix(".yaml"))
-                    && manager.fileExists(atPath: directory + name, isDirectory: &isSubdirectory) && !isSubdirectory.boolValue
+                    && manager.fileExists(atPath: directory + name, isDirectory: &isSubdirectory)
+                    && !isSubdirectory.boolValue
             }.sorted().map { directory + $0 }
             guard !paths.isEmpty else {
                 throw unreadable(path, "no mapping files (*.yml, *.yaml) in '\(path)'", code: .noMappingFiles)
@@ -40,11 +41,13 @@ extension MappingSpec {
         }
         for file in paths {
             guard let data = manager.contents(atPath: file) else {
-                loader.report(.unreadableFile, "cannot read '\(file)'", at: SourceLocation(file: file, line: 1, column: 1))
+                loader.report(
+                    .unreadableFile, "cannot read '\(file)'", at: SourceLocation(file: file, line: 1, column: 1))
                 continue
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                loader.report(.unreadableFile, "'\(file)' is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))
+                loader.report(
+                    .unreadableFile, "'\(file)' is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))
                 continue
             }
             loader.read(file: file, text: text)
@@ -55,7 +58,12 @@ extension MappingSpec {
     /// Loads and validates mappings from YAML text.
     ///
     /// ```swift
-    /// let spec = try MappingSpec.load(yaml: "entities:\n  Tag:\n    primaryKey: name\n    attributes: {name: string}\n")
+    /// let spec = try MappingSpec.load(yaml: """
+    ///     entities:
+    ///       Tag:
+    ///         primaryKey: name
+    ///         attributes: {name: string}
+    ///     """)
     /// ```
     ///
     /// - Parameters:
@@ -79,7 +87,8 @@ extension MappingSpec {
         return try loader.finish()
     }
 
-    private static func unreadable(_ path: String, _ message: String, code: MappingDiagnostic.Code) -> MappingLoadError {
+    private static func unreadable(_ path: String, _ message: String, code: MappingDiagnostic.Code) -> MappingLoadError
+    {
         MappingLoadError(diagnostics: [
             MappingDiagnostic(code: code, location: SourceLocation(file: path, line: 1, column: 1), message: message)
         ])

@@ -137,7 +137,8 @@ enum ValueConversion {
     private static func real(_ value: LiteralValue) -> StoredValue? {
         switch value {
         case .number(let text): return Double(text).flatMap { $0.isFinite ? .real($0) : nil }
-        case .string(let s) where NumberSyntax.isJSONNumber(s): return Double(s).flatMap { $0.isFinite ? .real($0) : nil }
+        case .string(let s) where NumberSyntax.isJSONNumber(s):
+            return Double(s).flatMap { $0.isFinite ? .real($0) : nil }
         default: return nil
         }
     }

@@ -68,7 +68,9 @@ import Testing
 
     @Test func reportsUnusablePatterns() {
         #expect(DateCoding.problem(inPattern: "yyyy-MM-dd") == nil)
-        #expect(DateCoding.problem(inPattern: "yyyy-QQ") == "unknown field 'Q' in date pattern 'yyyy-QQ' (use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)")
+        #expect(
+            DateCoding.problem(inPattern: "yyyy-QQ")
+                == "unknown field 'Q' in date pattern 'yyyy-QQ' (use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)")
         #expect(DateCoding.problem(inPattern: "yy-MM") == "unsupported field 'yy' in date pattern 'yy-MM'")
     }
 

@@ -15,39 +15,49 @@ import Testing
             "  h: json", "  i: \"[string]\"", "  j: [int]", "  k: {type: \"[date]\"}", "  l: {type: [uuid]}")
         let spec = try MappingSpec.load(yaml: yaml)
         let types = try #require(spec.entity(named: "User")).attributes.map(\.type.description)
-        #expect(types == ["int", "string", "double", "bool", "date", "decimal", "uuid", "url", "json", "[string]", "[int]", "[date]", "[uuid]"])
+        #expect(
+            types == [
+                "int", "string", "double", "bool", "date", "decimal", "uuid", "url", "json", "[string]", "[int]",
+                "[date]", "[uuid]",
+            ])
     }
 
     @Test func unknownTypesSuggestTheClosest() {
-        #expect(renderedError(userMapping("  name: strng")) == """
-            m.yml:6:13: error: unknown type 'strng' (did you mean 'string'?)
-                  name: strng
-                        ^
-            """)
-        #expect(loadErrors(userMapping("  a: [strng]", "  b: \"[json]\"", "  c: [int, string]", "  d: {type: Date}", "  e: float")) == [
-            "m.yml:6:10: error: unknown type '[strng]' (did you mean '[string]'?)",
-            "m.yml:7:10: error: unknown type '[json]' (a json attribute already holds any array: use 'json')",
-            "m.yml:8:10: error: an array type names one element type, as in [string]",
-            "m.yml:9:17: error: unknown type 'Date' (did you mean 'date'?)",
-            "m.yml:10:10: error: unknown type 'float'",
-        ])
+        #expect(
+            renderedError(userMapping("  name: strng")) == """
+                m.yml:6:13: error: unknown type 'strng' (did you mean 'string'?)
+                      name: strng
+                            ^
+                """)
+        #expect(
+            loadErrors(
+                userMapping("  a: [strng]", "  b: \"[json]\"", "  c: [int, string]", "  d: {type: Date}", "  e: float"))
+                == [
+                    "m.yml:6:10: error: unknown type '[strng]' (did you mean '[string]'?)",
+                    "m.yml:7:10: error: unknown type '[json]' (a json attribute already holds any array: use 'json')",
+                    "m.yml:8:10: error: an array type names one element type, as in [string]",
+                    "m.yml:9:17: error: unknown type 'Date' (did you mean 'date'?)",
+                    "m.yml:10:10: error: unknown type 'float'",
+                ])
     }
 
     @Test func longFormNeedsATypeAndKnownKeys() {
-        #expect(loadErrors(userMapping("  a: {key: x}", "  b:", "  c: {type: int, requried: true}")) == [
-            "m.yml:6:7: error: attribute 'User.a' has no 'type'",
-            "m.yml:7:7: error: attribute 'User.b' has no type",
-            "m.yml:8:22: error: unknown key 'requried' in attribute 'User.c' (did you mean 'required'?)",
-        ])
+        #expect(
+            loadErrors(userMapping("  a: {key: x}", "  b:", "  c: {type: int, requried: true}")) == [
+                "m.yml:6:7: error: attribute 'User.a' has no 'type'",
+                "m.yml:7:7: error: attribute 'User.b' has no type",
+                "m.yml:8:22: error: unknown key 'requried' in attribute 'User.c' (did you mean 'required'?)",
+            ])
     }
 
     @Test func keyIsADottedPathOrLiteralSegments() throws {
         #expect(try attribute("{type: string, key: contact.email}").key.segments == ["contact", "email"])
         #expect(try attribute("{type: string, key: [odd.key, inner]}").key.segments == ["odd.key", "inner"])
         #expect(try attribute("string").key.segments == ["value"])
-        #expect(loadErrors(userMapping("  value: {type: string, key: .email}")) == [
-            "m.yml:6:34: error: invalid key path for 'key': segments must not be empty"
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: string, key: .email}")) == [
+                "m.yml:6:34: error: invalid key path for 'key': segments must not be empty"
+            ])
     }
 
     @Test func flagsAreBooleans() throws {
@@ -55,10 +65,11 @@ import Testing
         #expect(flagged.isRequired && flagged.isIndexed && flagged.isUnique && !flagged.isExported)
         let plain = try attribute("string")
         #expect(!plain.isRequired && !plain.isIndexed && !plain.isUnique && plain.isExported)
-        #expect(loadErrors(userMapping("  value: {type: string, required: yes, unique: 1}")) == [
-            "m.yml:6:39: error: expected true or false for 'required', found string \"yes\"",
-            "m.yml:6:52: error: expected true or false for 'unique', found number 1",
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: string, required: yes, unique: 1}")) == [
+                "m.yml:6:39: error: expected true or false for 'required', found string \"yes\"",
+                "m.yml:6:52: error: expected true or false for 'unique', found number 1",
+            ])
     }
 
     @Test(arguments: [
@@ -99,7 +110,9 @@ import Testing
     @Test func dateDefaultsFollowTheFormat() throws {
         #expect(try attribute("{type: date, format: epoch, default: 1700000000}").defaultValue == .real(1_700_000_000))
         #expect(try attribute("{type: date, format: epochMillis, default: '1500'}").defaultValue == .real(1.5))
-        #expect(try attribute("{type: date, format: 'yyyy-MM-dd HH:mm', default: '1970-01-02 00:01'}").defaultValue == .real(86_460))
+        #expect(
+            try attribute("{type: date, format: 'yyyy-MM-dd HH:mm', default: '1970-01-02 00:01'}").defaultValue
+                == .real(86_460))
     }
 
     @Test(arguments: [
@@ -120,36 +133,46 @@ import Testing
         ("\"[int]\"", "5", "expected [int], found number 5"),
     ])
     func defaultsThatDoNotConvertAreErrors(type: String, value: String, message: String) {
-        #expect(loadErrors(userMapping("  value: {type: \(type), default: \(value)}")) == [
-            "m.yml:6:\(32 + type.count): error: invalid default for 'User.value': \(message)"
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: \(type), default: \(value)}")) == [
+                "m.yml:6:\(32 + type.count): error: invalid default for 'User.value': \(message)"
+            ])
     }
 
     @Test func arrayDefaultElementsAreCheckedOneByOne() {
-        #expect(loadErrors(userMapping("  value: {type: \"[int]\", default: [1, x, 3]}")) == [
-            "m.yml:6:43: error: invalid default for 'User.value': expected int, found string \"x\""
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: \"[int]\", default: [1, x, 3]}")) == [
+                "m.yml:6:43: error: invalid default for 'User.value': expected int, found string \"x\""
+            ])
     }
 
     @Test func transformsApplyToDefaults() throws {
-        #expect(try attribute("{type: string, default: '  Hi There ', transform: [trim, lowercase]}").defaultValue == .text("hi there"))
+        #expect(
+            try attribute("{type: string, default: '  Hi There ', transform: [trim, lowercase]}").defaultValue
+                == .text("hi there"))
         #expect(try attribute("{type: string, default: ab, transform: uppercase}").defaultValue == .text("AB"))
         #expect(try attribute("{type: string, default: '', transform: emptyIsNull}").defaultValue == .null)
         #expect(try attribute("{type: string, transform: [trim, emptyIsNull]}").transforms == [.trim, .emptyIsNull])
-        #expect(loadErrors(userMapping("  value: {type: string, transform: [trim, lowercse]}")) == [
-            "m.yml:6:47: error: invalid transform 'lowercse' (did you mean 'lowercase'?)"
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: string, transform: [trim, lowercse]}")) == [
+                "m.yml:6:47: error: invalid transform 'lowercse' (did you mean 'lowercase'?)"
+            ])
     }
 
     @Test func enumValuesConvertToTheType() throws {
-        #expect(try attribute("{type: string, enum: [open, closed]}").allowedValues == [.text("open"), .text("closed")])
+        #expect(
+            try attribute("{type: string, enum: [open, closed]}").allowedValues == [.text("open"), .text("closed")])
         #expect(try attribute("{type: int, enum: [1, '2']}").allowedValues == [.integer(1), .integer(2)])
         #expect(try attribute("{type: \"[string]\", enum: [a, b]}").allowedValues == [.text("a"), .text("b")])
-        #expect(loadErrors(userMapping("  value: {type: int, enum: [1, x]}", "  other: {type: string, enum: open}", "  blob: {type: json, enum: [1]}")) == [
-            "m.yml:6:36: error: invalid enum value: expected int, found string \"x\"",
-            "m.yml:7:35: error: 'enum' must be a non-empty list of values, found string \"open\"",
-            "m.yml:8:26: error: 'enum' does not apply to json attributes",
-        ])
+        #expect(
+            loadErrors(
+                userMapping(
+                    "  value: {type: int, enum: [1, x]}", "  other: {type: string, enum: open}",
+                    "  blob: {type: json, enum: [1]}")) == [
+                    "m.yml:6:36: error: invalid enum value: expected int, found string \"x\"",
+                    "m.yml:7:35: error: 'enum' must be a non-empty list of values, found string \"open\"",
+                    "m.yml:8:26: error: 'enum' does not apply to json attributes",
+                ])
     }
 
     @Test func formatIsForDates() throws {
@@ -157,39 +180,47 @@ import Testing
         #expect(try attribute("{type: date, format: epochMillis}").dateFormat == .epochMillis)
         #expect(try attribute("{type: \"[date]\", format: epoch}").dateFormat == .epoch)
         #expect(try attribute("{type: date, format: 'dd.MM.yyyy'}").dateFormat == .pattern("dd.MM.yyyy"))
-        #expect(loadErrors(userMapping("  value: {type: int, format: epoch}", "  when: {type: date, format: yyyy-QQ}")) == [
-            "m.yml:6:26: error: 'format' applies only to date attributes ('User.value' is int)",
-            "m.yml:7:34: error: invalid date format: unknown field 'Q' in date pattern 'yyyy-QQ' (use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)",
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: int, format: epoch}", "  when: {type: date, format: yyyy-QQ}")) == [
+                "m.yml:6:26: error: 'format' applies only to date attributes ('User.value' is int)",
+                "m.yml:7:34: error: invalid date format: unknown field 'Q' in date pattern 'yyyy-QQ' (use yyyy, MM, dd, HH, mm, ss, SSS or 'quoted' text)",
+            ])
     }
 
     @Test func boundsAreNumbers() throws {
         let bounded = try attribute("{type: int, min: 0, max: 1.5e2}")
         #expect(bounded.minimum == 0 && bounded.maximum == 150)
         #expect(try attribute("{type: \"[bool]\", max: 3}").maximum == 3)
-        #expect(loadErrors(userMapping("  value: {type: int, min: lots, max: '5'}", "  name: {type: string, min: 5, max: 2}", "  flag: {type: bool, min: 0}")) == [
-            "m.yml:6:31: error: 'min' must be a number, found string \"lots\"",
-            "m.yml:6:42: error: 'max' must be a number, found string \"5\"",
-            "m.yml:7:41: error: 'max' (2) is less than 'min' (5)",
-            "m.yml:8:26: error: 'min' applies to numbers, strings and arrays ('User.flag' is bool)",
-        ])
+        #expect(
+            loadErrors(
+                userMapping(
+                    "  value: {type: int, min: lots, max: '5'}", "  name: {type: string, min: 5, max: 2}",
+                    "  flag: {type: bool, min: 0}")) == [
+                    "m.yml:6:31: error: 'min' must be a number, found string \"lots\"",
+                    "m.yml:6:42: error: 'max' must be a number, found string \"5\"",
+                    "m.yml:7:41: error: 'max' (2) is less than 'min' (5)",
+                    "m.yml:8:26: error: 'min' applies to numbers, strings and arrays ('User.flag' is bool)",
+                ])
     }
 
     @Test func patternIsAValidRegularExpression() throws {
         #expect(try attribute("{type: string, pattern: '^[a-z]+$'}").pattern == "^[a-z]+$")
-        #expect(renderedError(userMapping("  value: {type: string, pattern: '[A-Z'}", "  count: {type: int, pattern: '\\d+'}")) == """
-            m.yml:6:38: error: invalid regular expression '[A-Z'
-                  value: {type: string, pattern: '[A-Z'}
-                                                 ^
-            m.yml:7:26: error: 'pattern' applies only to string, uuid and url attributes ('User.count' is int)
-                  count: {type: int, pattern: '\\d+'}
-                                     ^
-            """)
+        #expect(
+            renderedError(
+                userMapping("  value: {type: string, pattern: '[A-Z'}", "  count: {type: int, pattern: '\\d+'}")) == """
+                    m.yml:6:38: error: invalid regular expression '[A-Z'
+                          value: {type: string, pattern: '[A-Z'}
+                                                         ^
+                    m.yml:7:26: error: 'pattern' applies only to string, uuid and url attributes ('User.count' is int)
+                          count: {type: int, pattern: '\\d+'}
+                                             ^
+                    """)
     }
 
     @Test func duplicateOptionKeysAreErrors() {
-        #expect(loadErrors(userMapping("  value: {type: int, type: string}")) == [
-            "m.yml:6:26: error: duplicate key 'type' in attribute 'User.value' (first at line 6)"
-        ])
+        #expect(
+            loadErrors(userMapping("  value: {type: int, type: string}")) == [
+                "m.yml:6:26: error: duplicate key 'type' in attribute 'User.value' (first at line 6)"
+            ])
     }
 }

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func resolvesPlainScalarsByTheCoreSchema() throws {
-        let root = try compose("[~, null, true, False, 12, -0x1, 0o17, 1.5, .5, 1e3, .inf, yes, '12', 99999999999999999999]")
+        let root = try compose(
+            "[~, null, true, False, 12, -0x1, 0o17, 1.5, .5, 1e3, .inf, yes, '12', 99999999999999999999]")
         let values = try #require(root.sequence).map(\.resolved)
         #expect(values[0] == .null && values[1] == .null)
         #expect(values[2] == .bool(true) && values[3] == .bool(false))
@@ -86,8 +87,10 @@ import Testing
     }
 
     @Test func mergeKeyNeedsMappings() {
-        #expect(composeError("a: &s 1\nb:\n  <<: *s\n")
-            == YAMLError("merge key '<<' takes a mapping or a list of mappings, found number 1", line: 1, column: 4))
+        #expect(
+            composeError("a: &s 1\nb:\n  <<: *s\n")
+                == YAMLError("merge key '<<' takes a mapping or a list of mappings, found number 1", line: 1, column: 4)
+        )
     }
 
     @Test func billionLaughsStopsAtTheNodeLimit() {
@@ -103,23 +106,28 @@ import Testing
 
     @Test func smallerNodeLimitApplies() throws {
         // 1 root + 2 keys + 4 for the list + 1 for b's list, then 4 per alias.
-        #expect(throws: YAMLError.self) { try YAMLComposer.compose("a: &a [1, 2, 3]\nb: [*a, *a, *a]\n", maximumNodeCount: 16) }
+        #expect(throws: YAMLError.self) {
+            try YAMLComposer.compose("a: &a [1, 2, 3]\nb: [*a, *a, *a]\n", maximumNodeCount: 16)
+        }
         _ = try YAMLComposer.compose("a: &a [1, 2, 3]\nb: [*a, *a]\n", maximumNodeCount: 16)
     }
 
     @Test func recursiveAliasIsRejected() {
-        #expect(composeError("a: &x\n  b: *x\n")
-            == YAMLError("alias '*x' refers to a node that contains it (recursive alias)", line: 2, column: 6))
+        #expect(
+            composeError("a: &x\n  b: *x\n")
+                == YAMLError("alias '*x' refers to a node that contains it (recursive alias)", line: 2, column: 6))
     }
 
     @Test func undefinedAliasIsRejected() {
-        #expect(composeError("a: *nope\n&nope b: 1\n")
-            == YAMLError("alias '*nope' refers to no anchor '&nope' defined before it", line: 1, column: 4))
+        #expect(
+            composeError("a: *nope\n&nope b: 1\n")
+                == YAMLError("alias '*nope' refers to no anchor '&nope' defined before it", line: 1, column: 4))
     }
 
     @Test func secondDocumentIsRejected() {
-        #expect(composeError("a: 1\n---\nb: 2\n")
-            == YAMLError("a mapping file holds one YAML document; found a second one", line: 2, column: 1))
+        #expect(
+            composeError("a: 1\n---\nb: 2\n")
+                == YAMLError("a mapping file holds one YAML document; found a second one", line: 2, column: 1))
     }
 
     @Test func emptyTextHasNoRoot() throws {
@@ -129,18 +137,23 @@ import Testing
 
     @Test func unknownTagsAreProblemsThatDoNotStopComposition() throws {
         let document = try YAMLComposer.compose("a: !foo 1\nb: !!str {c: 1}\nc: !!int 3\n")
-        #expect(document.problems == [
-            YAMLError("unknown tag '!foo'", line: 1, column: 4),
-            YAMLError("tag '!!str' cannot be used on a mapping", line: 2, column: 4),
-        ])
+        #expect(
+            document.problems == [
+                YAMLError("unknown tag '!foo'", line: 1, column: 4),
+                YAMLError("tag '!!str' cannot be used on a mapping", line: 2, column: 4),
+            ])
         #expect(document.root?.mapping?.count == 3)
     }
 
     @Test func syntaxErrorsCarryLibyamlPositionsOneBased() {
-        #expect(composeError("key: value: other\n")
-            == YAMLError("mapping values are not allowed in this context", line: 1, column: 11))
-        #expect(composeError("a:\n\tb: 1\n")
-            == YAMLError("found character that cannot start any token (while scanning for the next token)", line: 2, column: 1))
+        #expect(
+            composeError("key: value: other\n")
+                == YAMLError("mapping values are not allowed in this context", line: 1, column: 11))
+        #expect(
+            composeError("a:\n\tb: 1\n")
+                == YAMLError(
+                    "found character that cannot start any token (while scanning for the next token)", line: 2,
+                    column: 1))
     }
 
     @Test func deepNestingIsRejected() {

@@ -6,7 +6,8 @@ extension MappingLoader {
         "type", "key", "required", "default", "format", "enum", "min", "max", "pattern", "transform", "index", "unique",
         "export",
     ]
-    static let typeNames = ScalarType.allCases.map(\.rawValue)
+    static let typeNames =
+        ScalarType.allCases.map(\.rawValue)
         + ScalarType.allCases.filter { $0 != .json }.map { "[\($0.rawValue)]" }
     static let transforms = Transform.allCases.map { ($0.rawValue, $0) }
 
@@ -35,7 +36,9 @@ extension MappingLoader {
         var options = AttributeOptions()
         var defaultValue: StoredValue?
         var allowedValues: [StoredValue]?
-        if body.mapping != nil, let fields = fields(body, allowed: Self.attributeKeys, place: "in attribute \(qualified)") {
+        if body.mapping != nil,
+            let fields = fields(body, allowed: Self.attributeKeys, place: "in attribute \(qualified)")
+        {
             if let node = fields["type"] {
                 type = readType(node)
             } else {
@@ -43,8 +46,12 @@ extension MappingLoader {
             }
             options = readOptions(fields, type: type, attribute: qualified)
             if let type {
-                defaultValue = fields["default"].flatMap { readDefault($0, type: type, options: options, attribute: qualified) }
-                allowedValues = fields["enum"].flatMap { readEnum($0, type: type, options: options, keyNode: fields.keyNode("enum")) }
+                defaultValue = fields["default"].flatMap {
+                    readDefault($0, type: type, options: options, attribute: qualified)
+                }
+                allowedValues = fields["enum"].flatMap {
+                    readEnum($0, type: type, options: options, keyNode: fields.keyNode("enum"))
+                }
             }
         } else if body.resolved == .null {
             report(.missingKey, "attribute \(qualified) has no type", at: key)
@@ -75,9 +82,12 @@ extension MappingLoader {
         }
         if let type = AttributeType(parsing: written) { return type }
         if written == "[json]" {
-            report(.unknownType, "unknown type '[json]' (a json attribute already holds any array: use 'json')", at: node)
+            report(
+                .unknownType, "unknown type '[json]' (a json attribute already holds any array: use 'json')", at: node)
         } else {
-            report(.unknownType, "unknown type '\(written)'\(Suggestion.hint(for: written, among: Self.typeNames))", at: node)
+            report(
+                .unknownType, "unknown type '\(written)'\(Suggestion.hint(for: written, among: Self.typeNames))",
+                at: node)
         }
         return nil
     }
@@ -106,18 +116,27 @@ extension MappingLoader {
         for bound in ["min", "max"] {
             guard let node = fields[bound], let keyNode = fields.keyNode(bound) else { continue }
             if case .scalar(let scalar) = type, [.bool, .date, .json].contains(scalar) {
-                report(.invalidValue, "'\(bound)' applies to numbers, strings and arrays (\(attribute) is \(scalar))", at: keyNode)
+                report(
+                    .invalidValue, "'\(bound)' applies to numbers, strings and arrays (\(attribute) is \(scalar))",
+                    at: keyNode)
                 continue
             }
             let value = number(node, for: bound)
             if bound == "min" { options.minimum = value } else { options.maximum = value }
         }
         if let minimum = options.minimum, let maximum = options.maximum, maximum < minimum, let node = fields["max"] {
-            report(.invalidValue, "'max' (\(node.scalar?.value ?? "")) is less than 'min' (\(fields["min"]?.scalar?.value ?? ""))", at: node)
+            report(
+                .invalidValue,
+                "'max' (\(node.scalar?.value ?? "")) is less than 'min' (\(fields["min"]?.scalar?.value ?? ""))",
+                at: node)
         }
         if let node = fields["pattern"], let keyNode = fields.keyNode("pattern") {
             if let element, ![.string, .uuid, .url].contains(element) {
-                report(.invalidValue, "'pattern' applies only to string, uuid and url attributes (\(attribute) is \(type?.description ?? ""))", at: keyNode)
+                report(
+                    .invalidValue,
+                    "'pattern' applies only to string, uuid and url attributes "
+                        + "(\(attribute) is \(type?.description ?? ""))",
+                    at: keyNode)
             } else if let pattern = text(node, for: "pattern") {
                 options.pattern = pattern
                 if (try? NSRegularExpression(pattern: pattern)) == nil {
@@ -132,7 +151,9 @@ extension MappingLoader {
     }
 
     /// The stored form of `default`: converted, then transformed as a record value would be.
-    private mutating func readDefault(_ node: YAMLNode, type: AttributeType, options: AttributeOptions, attribute: String) -> StoredValue? {
+    private mutating func readDefault(
+        _ node: YAMLNode, type: AttributeType, options: AttributeOptions, attribute: String
+    ) -> StoredValue? {
         if node.resolved == .null { return nil }
         switch type {
         case .scalar(.json):
@@ -145,12 +166,16 @@ extension MappingLoader {
             return convert(node, to: scalar, options: options, what: "default for \(attribute)")
         case .array(let element):
             guard let items = node.sequence else {
-                report(.invalidDefault, "invalid default for \(attribute): expected \(type), found \(node.summary)", at: node)
+                report(
+                    .invalidDefault, "invalid default for \(attribute): expected \(type), found \(node.summary)",
+                    at: node)
                 return nil
             }
             var parts: [String] = []
             for item in items {
-                guard let value = convert(item, to: element, options: options, what: "default for \(attribute)") else { return nil }
+                guard let value = convert(item, to: element, options: options, what: "default for \(attribute)") else {
+                    return nil
+                }
                 parts.append(ValueConversion.jsonElement(value, of: element))
             }
             return .text("[" + parts.joined(separator: ",") + "]")
@@ -158,7 +183,9 @@ extension MappingLoader {
     }
 
     /// The `enum` values converted to the attribute type (its element type for `[T]`).
-    private mutating func readEnum(_ node: YAMLNode, type: AttributeType, options: AttributeOptions, keyNode: YAMLNode?) -> [StoredValue]? {
+    private mutating func readEnum(_ node: YAMLNode, type: AttributeType, options: AttributeOptions, keyNode: YAMLNode?)
+        -> [StoredValue]?
+    {
         if type == .json {
             report(.invalidValue, "'enum' does not apply to json attributes", at: keyNode ?? node)
             return nil

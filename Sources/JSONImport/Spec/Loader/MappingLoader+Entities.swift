@@ -2,7 +2,9 @@
 extension MappingLoader {
     static let topLevelKeys = ["version", "defaults", "entities"]
     static let defaultsKeys = ["keyStyle"]
-    static let entityKeys = ["primaryKey", "attributes", "relationships", "keyStyle", "root", "table", "cleanup", "timestamps"]
+    static let entityKeys = [
+        "primaryKey", "attributes", "relationships", "keyStyle", "root", "table", "cleanup", "timestamps",
+    ]
 
     static let keyStyles = KeyStyle.allCases.map { ($0.rawValue, $0) }
     static let cleanupPolicies: [(String, CleanupPolicy)] = [("orphans", .orphans), ("none", .none)]
@@ -15,7 +17,10 @@ extension MappingLoader {
         }
         guard let top = fields(root, allowed: Self.topLevelKeys, place: "at the top level") else { return }
         if let version = top["version"], version.resolved != .int(1, text: "1") {
-            report(.invalidValue, "unsupported version '\(version.scalar?.value ?? version.summary)' (only version 1 exists)", at: version)
+            report(
+                .invalidValue,
+                "unsupported version '\(version.scalar?.value ?? version.summary)' (only version 1 exists)", at: version
+            )
         }
         var keyStyle = KeyStyle.asIs
         if let defaults = top["defaults"],
@@ -58,10 +63,13 @@ extension MappingLoader {
         if let node = fields["attributes"] {
             for pair in pairs(node, place: "for 'attributes' of '\(name)'") ?? [] {
                 guard let property = pair.key.scalar?.value else { continue }
-                entity.attributes.append(readAttribute(property, of: name, key: pair.key, body: pair.value, keyStyle: keyStyle))
+                entity.attributes.append(
+                    readAttribute(property, of: name, key: pair.key, body: pair.value, keyStyle: keyStyle))
             }
             if entity.attributes.isEmpty, node.resolved == .null || node.mapping?.isEmpty == true {
-                report(.missingKey, "entity '\(name)' needs at least one attribute", at: fields.keyNode("attributes") ?? node)
+                report(
+                    .missingKey, "entity '\(name)' needs at least one attribute",
+                    at: fields.keyNode("attributes") ?? node)
             }
         } else {
             report(.missingKey, "entity '\(name)' has no 'attributes'", at: key)
@@ -69,7 +77,8 @@ extension MappingLoader {
         if let node = fields["relationships"] {
             for pair in pairs(node, place: "for 'relationships' of '\(name)'") ?? [] {
                 guard let property = pair.key.scalar?.value else { continue }
-                entity.relationships.append(readRelationship(property, of: name, key: pair.key, body: pair.value, keyStyle: keyStyle))
+                entity.relationships.append(
+                    readRelationship(property, of: name, key: pair.key, body: pair.value, keyStyle: keyStyle))
             }
         }
         checkPropertyNames(of: entity)
@@ -97,11 +106,17 @@ extension MappingLoader {
     /// without regard to case, as SQLite compares them.
     private mutating func checkPropertyNames(of entity: EntityDraft) {
         var seen: [String: (name: String, location: SourceLocation)] = [:]
-        let properties = entity.attributes.map { ($0.spec.name, $0.spec.location) } + entity.relationships.map { ($0.name, $0.location) }
+        let properties =
+            entity.attributes.map { ($0.spec.name, $0.spec.location) }
+            + entity.relationships.map { ($0.name, $0.location) }
         for (name, location) in properties.sorted(by: { ($0.1.line, $0.1.column) < ($1.1.line, $1.1.column) }) {
             if let first = seen[name.lowercased()] {
                 let caseNote = first.name == name ? "" : " (as '\(first.name)'; column names ignore case)"
-                report(.duplicateName, "duplicate property '\(name)' in entity '\(entity.name)'\(caseNote), first declared at \(first.location)", at: location)
+                report(
+                    .duplicateName,
+                    "duplicate property '\(name)' in entity '\(entity.name)'\(caseNote), "
+                        + "first declared at \(first.location)",
+                    at: location)
             } else {
                 seen[name.lowercased()] = (name, location)
             }
@@ -112,15 +127,23 @@ extension MappingLoader {
         for key in entity.primaryKey {
             guard let attribute = entity.attributes.first(where: { $0.spec.name == key.name }) else {
                 let hint = Suggestion.hint(for: key.name, among: entity.attributes.map(\.spec.name))
-                report(.invalidPrimaryKey, "primary key '\(key.name)' names no attribute of '\(entity.name)'\(hint)", at: key.location)
+                report(
+                    .invalidPrimaryKey, "primary key '\(key.name)' names no attribute of '\(entity.name)'\(hint)",
+                    at: key.location)
                 continue
             }
             let type = attribute.spec.type
             if attribute.isTypeKnown, type == .json || type == .date || type.isArray {
-                report(.invalidPrimaryKey, "primary-key attribute '\(key.name)' has type \(type); json, date and array types cannot be keys", at: key.location)
+                report(
+                    .invalidPrimaryKey,
+                    "primary-key attribute '\(key.name)' has type \(type); json, date and array types cannot be keys",
+                    at: key.location)
             }
             if !attribute.spec.isExported, let exportLocation = attribute.exportLocation {
-                report(.invalidPrimaryKey, "primary-key attribute '\(key.name)' cannot be 'export: false': exports must keep the key", at: exportLocation)
+                report(
+                    .invalidPrimaryKey,
+                    "primary-key attribute '\(key.name)' cannot be 'export: false': exports must keep the key",
+                    at: exportLocation)
             }
         }
     }

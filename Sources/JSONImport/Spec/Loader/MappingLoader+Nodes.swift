@@ -20,11 +20,15 @@ extension MappingLoader {
         for pair in pairs {
             guard let name = pair.key.scalar?.value else { continue }
             if let first = found[name] {
-                report(.duplicateName, "duplicate key '\(name)' \(place) (first at line \(first.key.mark.line))", at: pair.key)
+                report(
+                    .duplicateName, "duplicate key '\(name)' \(place) (first at line \(first.key.mark.line))",
+                    at: pair.key)
             } else if allowed.contains(name) {
                 found[name] = pair
             } else {
-                report(.unknownKey, "unknown key '\(name)' \(place)\(Suggestion.hint(for: name, among: allowed))", at: pair.key)
+                report(
+                    .unknownKey, "unknown key '\(name)' \(place)\(Suggestion.hint(for: name, among: allowed))",
+                    at: pair.key)
             }
         }
         return Fields(found)
@@ -65,8 +69,10 @@ extension MappingLoader {
     /// A finite YAML number.
     mutating func number(_ node: YAMLNode, for key: String) -> Double? {
         switch node.resolved {
-        case .int(let v, let text): if let d = v.map(Double.init) ?? Double(text) { return d }
-        case .float(let d, _) where d.isFinite: return d
+        case .int(let v, let text):
+            if let d = v.map(Double.init) ?? Double(text) { return d }
+        case .float(let d, _) where d.isFinite:
+            return d
         default: break
         }
         report(.invalidValue, "'\(key)' must be a number, found \(node.summary)", at: node)
@@ -78,7 +84,8 @@ extension MappingLoader {
         guard let word = text(node, for: key) else { return nil }
         if let match = cases.first(where: { $0.0 == word }) { return match.1 }
         let names = cases.map(\.0)
-        let hint = Suggestion.closest(to: word, among: names).map { "did you mean '\($0)'?" }
+        let hint =
+            Suggestion.closest(to: word, among: names).map { "did you mean '\($0)'?" }
             ?? "expected one of: \(names.joined(separator: ", "))"
         report(.invalidValue, "invalid \(key) '\(word)' (\(hint))", at: node)
         return nil
@@ -113,7 +120,8 @@ extension MappingLoader {
             return isLetter || (index > 0 && (48...57).contains(byte))
         }
         if !isValid || name.isEmpty {
-            report(.invalidName, "invalid \(kind) name '\(name)': names must match [A-Za-z_][A-Za-z0-9_]*", at: location)
+            report(
+                .invalidName, "invalid \(kind) name '\(name)': names must match [A-Za-z_][A-Za-z0-9_]*", at: location)
             return false
         }
         if name.hasPrefix("_") {
@@ -128,7 +136,7 @@ extension MappingLoader {
         switch node.resolved {
         case .null: return .null
         case .bool(let b): return .bool(b)
-        case .int(_, let text): return .number(text)
+        case .int(_, let text): return NumberSyntax.isJSONNumber(text) ? .number(text) : .string(text)
         case .float(let d, let text):
             guard d.isFinite else { return .string(text) }
             return .number(NumberSyntax.isJSONNumber(text) ? text : String(d))

@@ -7,7 +7,9 @@ extension MappingLoader {
     static let deleteRules: [(String, RelationshipSpec.DeleteRule)] = [
         ("nullify", .nullify), ("cascade", .cascade), ("deny", .deny),
     ]
-    static let missingRules: [(String, RelationshipSpec.MissingRule)] = [("stub", .stub), ("skip", .skip), ("error", .error)]
+    static let missingRules: [(String, RelationshipSpec.MissingRule)] = [
+        ("stub", .stub), ("skip", .skip), ("error", .error),
+    ]
 
     mutating func readRelationship(
         _ name: String, of entity: String, key: YAMLNode, body: YAMLNode, keyStyle: KeyStyle
@@ -16,11 +18,17 @@ extension MappingLoader {
         checkName(name, kind: "property", at: location)
         let qualified = "'\(entity).\(name)'"
         guard body.mapping != nil else {
-            report(.invalidValue, "expected a mapping for relationship \(qualified) (with 'to' and 'kind'), found \(body.summary)", at: body)
+            report(
+                .invalidValue,
+                "expected a mapping for relationship \(qualified) (with 'to' and 'kind'), found \(body.summary)",
+                at: body)
             return RelationshipDraft(name: name, location: location, key: JSONKeyPath(segments: [name]))
         }
-        var draft = RelationshipDraft(name: name, location: location, key: JSONKeyPath(segments: [keyStyle.key(for: name)]))
-        guard let fields = fields(body, allowed: Self.relationshipKeys, place: "in relationship \(qualified)") else { return draft }
+        var draft = RelationshipDraft(
+            name: name, location: location, key: JSONKeyPath(segments: [keyStyle.key(for: name)]))
+        guard let fields = fields(body, allowed: Self.relationshipKeys, place: "in relationship \(qualified)") else {
+            return draft
+        }
         if let node = fields["to"] {
             draft.target = text(node, for: "to")
             draft.targetLocation = self.location(of: node)
@@ -44,10 +52,13 @@ extension MappingLoader {
         if let node = fields["policy"] {
             draft.policy = option(node, for: "policy", Self.policies) ?? .replace
             if draft.kind == .one, let keyNode = fields.keyNode("policy") {
-                report(.invalidValue, "'policy' applies only to 'many' relationships (\(qualified) is 'one')", at: keyNode)
+                report(
+                    .invalidValue, "'policy' applies only to 'many' relationships (\(qualified) is 'one')", at: keyNode)
             }
         }
-        if let node = fields["onDelete"] { draft.onDelete = option(node, for: "onDelete", Self.deleteRules) ?? .nullify }
+        if let node = fields["onDelete"] {
+            draft.onDelete = option(node, for: "onDelete", Self.deleteRules) ?? .nullify
+        }
         if let node = fields["missing"] { draft.missing = option(node, for: "missing", Self.missingRules) ?? .stub }
         return draft
     }

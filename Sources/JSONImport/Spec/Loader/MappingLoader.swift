@@ -20,9 +20,9 @@ struct MappingLoader {
     mutating func read(file path: String, text: String) {
         file = path
         files.append(path)
-        lines[path] = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
-        }
+        // The line breaks libyaml counts; "\r\n" is a single Character in Swift.
+        let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        lines[path] = text.split(omittingEmptySubsequences: false, whereSeparator: breaks.contains)
         let document: YAMLComposer.Document
         do {
             document = try YAMLComposer.compose(text)
@@ -58,7 +58,9 @@ struct MappingLoader {
     /// Records a problem at `location`.
     mutating func report(_ code: MappingDiagnostic.Code, _ message: String, at location: SourceLocation) {
         let fileLines = lines[location.file]
-        let line = fileLines.flatMap { location.line >= 1 && location.line <= $0.count ? String($0[location.line - 1]) : nil }
+        let line = fileLines.flatMap {
+            location.line >= 1 && location.line <= $0.count ? String($0[location.line - 1]) : nil
+        }
         diagnostics.append(MappingDiagnostic(code: code, location: location, message: message, sourceLine: line))
     }
 

@@ -158,7 +158,8 @@ struct YAMLComposer {
     private func mergeSources(_ value: YAMLNode) throws(YAMLError) -> [YAMLNode] {
         let sources = value.mapping != nil ? [value] : (value.sequence ?? [])
         guard !sources.isEmpty, sources.allSatisfy({ $0.mapping != nil }) else {
-            throw YAMLError("merge key '<<' takes a mapping or a list of mappings, found \(value.summary)", at: value.mark)
+            throw YAMLError(
+                "merge key '<<' takes a mapping or a list of mappings, found \(value.summary)", at: value.mark)
         }
         return sources
     }
@@ -210,7 +211,8 @@ struct YAMLComposer {
         let isCore = tag.hasPrefix(YAMLValue.coreTag)
         let shown = isCore ? "!!" + tag.dropFirst(YAMLValue.coreTag.count) : tag
         let known = Self.knownTags.union([YAMLValue.coreTag + "seq", YAMLValue.coreTag + "map"])
-        problems.append(YAMLError(
-            known.contains(tag) ? "tag '\(shown)' cannot be used on \(kind)" : "unknown tag '\(shown)'", at: mark))
+        problems.append(
+            YAMLError(
+                known.contains(tag) ? "tag '\(shown)' cannot be used on \(kind)" : "unknown tag '\(shown)'", at: mark))
     }
 }

@@ -149,7 +149,9 @@ enum YAMLValue: Sendable, Hashable {
         }
         // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
         var bytes = Substring(text).utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         let intDigits = bytes.prefix { isDigit($0, radix: 10) }
         bytes = bytes.dropFirst(intDigits.count)
         var fracDigits = 0
