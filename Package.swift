@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "JSONImport",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "JSONImport", targets: ["JSONImport"]),
         .executable(name: "jsonimport", targets: ["jsonimport"]),

@@ -299,6 +299,16 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
   p->len = len;
   p->error = 0;
   if (len > UINT32_MAX - 1) { fail(*p, JI_ERROR_TOO_LARGE, 0); return p->error; }
+  // Growing the tape by copying costs more than the parse itself on large inputs; reserve
+  // about what typical JSON needs (pages that are never written are never committed).
+  if (p->nodes.capacity() < len / 8 + 16) {
+    try {
+      p->nodes.reserve(len / 8 + 16);
+    } catch (const std::bad_alloc &) {
+      fail(*p, MEMALLOC, 0);
+      return p->error;
+    }
+  }
   ondemand::document doc;
   // simdjson's own depth limit sits above ours so that ours reports the error.
   if (auto err = p->parser.allocate(len, p->max_depth + 2)) { fail(*p, err, 0); return p->error; }

@@ -11,7 +11,7 @@ public struct AttributeSpec: Sendable, Hashable {
     public let defaultValue: StoredValue?
     /// How `date` values are read and written.
     public let dateFormat: DateFormat
-    /// Allowed values, converted to `type`.
+    /// Allowed values, converted to `type` (to its element type for `[T]`: each element must be one).
     public let allowedValues: [StoredValue]?
     public let minimum: Double?
     public let maximum: Double?
@@ -137,7 +137,9 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 ///
 /// Storage conventions: `int` → integer; `double` → real; `bool` → integer 0/1; `date` → real,
 /// seconds since 1970 UTC; `string`, `decimal` (exact text), `uuid` (lowercase), `url` → text;
-/// `json` and `[T]` → text holding minified JSON.
+/// `json` and `[T]` → text holding minified JSON. In a `[T]` array, elements are written as JSON
+/// numbers for `int`, `double` and `date` (seconds), `true`/`false` for `bool`, and strings
+/// otherwise (see `ValueConversion.jsonElement`).
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case integer(Int64)

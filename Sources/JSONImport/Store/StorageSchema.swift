@@ -100,9 +100,6 @@ public struct StorageSchema: Sendable, Hashable {
             let kind = isUnique ? "UNIQUE INDEX" : "INDEX"
             result.append("CREATE \(kind) \(quote("\(table)_\(column)")) ON \(quote(table))(\(quote(column)))")
         }
-        if entity.hasTimestamps {
-            result.append("CREATE INDEX \(quote("\(table)__seen_at")) ON \(quote(table))(\"_seen_at\")")
-        }
         return result
     }
 

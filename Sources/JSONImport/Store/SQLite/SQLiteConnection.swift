@@ -28,6 +28,9 @@ final class SQLiteConnection {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
         }
+        // Large imports touch many pages of several indexes at once; a bigger cache keeps them
+        // from spilling to the WAL mid-transaction.
+        try execute("PRAGMA cache_size = -65536")
     }
 
     deinit {
@@ -52,14 +55,19 @@ final class SQLiteConnection {
             cached.reset()
             return cached
         }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// A new prepared statement for `sql`, not cached here: the caller keeps it.
+    func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
         var raw: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else {
             throw error(rc, String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
-        let statement = SQLiteStatement(raw, connection: self, sql: sql)
-        cache[sql] = statement
-        return statement
+        return SQLiteStatement(raw, connection: self, sql: sql)
     }
 
     /// Runs `sql` with `values` bound and returns every row.

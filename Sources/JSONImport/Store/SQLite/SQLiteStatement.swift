@@ -14,9 +14,9 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(raw) }
 
+    /// Readies the statement to run again; callers bind every parameter before each run.
     func reset() {
         sqlite3_reset(raw)
-        sqlite3_clear_bindings(raw)
     }
 
     /// Steps once: `true` when a row is available, `false` when done.
@@ -53,6 +53,18 @@ final class SQLiteStatement {
         value.withUTF8 { bind(utf8: $0, at: index) }
     }
 
+    /// Binds UTF-8 bytes without copying them: they must stay valid until the statement has
+    /// run (the parsed JSON document they point into outlives every statement of a record).
+    func bind(borrowing bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            bind(utf8: bytes, at: index)
+            return
+        }
+        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            _ = sqlite3_bind_text(raw, index, $0, Int32(bytes.count), nil)
+        }
+    }
+
     /// Binds UTF-8 bytes; SQLite copies them.
     func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -62,6 +74,18 @@ final class SQLiteStatement {
         }
         base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
             _ = sqlite3_bind_text(raw, index, $0, Int32(bytes.count), csqlite_transient())
+        }
+    }
+
+    enum ColumnType { case null, integer, real, text, blob }
+
+    func columnType(at column: Int) -> ColumnType {
+        switch sqlite3_column_type(raw, Int32(column)) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        default: return .blob
         }
     }
 

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// Imports API payloads into a store according to the mappings, and reads the store back.
+///
+/// A `Mapper` owns one store connection; every call on it is serialized, so it can be shared
+/// across threads. Several mappers (in one or several processes) can share one store file:
+/// writers wait for each other up to the busy timeout.
+///
+/// ```swift
+/// let mapper = try Mapper(mappings: "Mappings", store: .file("cache.sqlite"))
+/// let report = try mapper.importFile("users.json", as: "User")
+/// print(report.counts(for: "User").inserted)
+/// ```
+public final class Mapper: Sendable {
+    /// The mappings this mapper imports with.
+    public let spec: MappingSpec
+    public let configuration: Configuration
+    let store: Mutex<Store>
+
+    /// Where the store lives.
+    public enum StoreLocation: Sendable, Hashable {
+        /// A SQLite file, created when missing (unless `Configuration.createsStore` is false).
+        case file(String)
+        /// A private in-memory store, gone with the mapper.
+        case inMemory
+
+        var path: String {
+            switch self {
+            case .file(let path): return path
+            case .inMemory: return ":memory:"
+            }
+        }
+    }
+
+    /// Settings for opening a store.
+    public struct Configuration: Sendable, Hashable {
+        /// How long a writer waits for another to finish, in seconds (SPEC 5).
+        public var busyTimeout: Double
+        /// Create the store file when it does not exist.
+        public var createsStore: Bool
+        /// Apply data-losing schema changes on open (SPEC 5 `migrate --allow-data-loss`).
+        public var allowsDataLoss: Bool
+
+        public init(busyTimeout: Double = 30, createsStore: Bool = true, allowsDataLoss: Bool = false) {
+            self.busyTimeout = busyTimeout
+            self.createsStore = createsStore
+            self.allowsDataLoss = allowsDataLoss
+        }
+
+        public static let `default` = Configuration()
+    }
+
+    /// Opens (or creates) the store for the mappings at `mappings` (a directory or a file).
+    ///
+    /// - Throws: ``MappingLoadError`` for invalid mappings, ``StoreError`` when the store cannot
+    ///   be opened, ``MigrationRefused`` when the mappings need a data-losing change.
+    public convenience init(
+        mappings: String, store: StoreLocation = .file("jsonimport.sqlite"), configuration: Configuration = .default
+    ) throws {
+        try self.init(spec: MappingSpec.load(from: mappings), store: store, configuration: configuration)
+    }
+
+    /// Opens (or creates) the store for an already loaded spec.
+    public init(spec: MappingSpec, store: StoreLocation = .inMemory, configuration: Configuration = .default) throws {
+        self.spec = spec
+        self.configuration = configuration
+        let opened = try Store(
+            Store.Location(path: store.path, create: configuration.createsStore), spec: spec,
+            busyTimeout: configuration.busyTimeout, allowDataLoss: configuration.allowsDataLoss)
+        self.store = Mutex(opened)
+    }
+
+    // MARK: Importing
+
+    /// Imports the files (in one transaction) as records of `entity`.
+    ///
+    /// - Parameters:
+    ///   - paths: payload files; `-` reads standard input.
+    ///   - entity: the root entity's name.
+    ///   - options: root key path, format, error policy, prune, clean-up, dry run.
+    /// - Returns: what the import did (SPEC 4.2).
+    /// - Throws: ``ImportError`` when nothing was kept (invalid JSON, unreadable file, a record
+    ///   error under `abort`), ``StoreError`` for store failures.
+    public func importFiles(_ paths: [String], as entity: String, options: ImportOptions = .default) throws -> ImportReport {
+        try importSources(paths.map(ImportSource.file), as: entity, options: options)
+    }
+
+    /// Imports one file as records of `entity`. See ``importFiles(_:as:options:)``.
+    public func importFile(_ path: String, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
+        try importFiles([path], as: entity, options: options)
+    }
+
+    /// Imports a payload held in memory as records of `entity`.
+    public func importData(_ data: Data, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
+        try importSources([.data(data, name: "<data>")], as: entity, options: options)
+    }
+
+    /// Imports payloads from any mix of sources, in one transaction.
+    public func importSources(_ sources: [ImportSource], as entity: String, options: ImportOptions = .default) throws -> ImportReport {
+        let now = Date().timeIntervalSince1970
+        return try store.withLock { store in
+            guard let plan = store.plan.entity(named: entity) else {
+                throw ImportError(code: .usage, message: "unknown entity '\(entity)'", report: ImportReport(entity: entity))
+            }
+            return try ImportRun(store: store, entity: plan, options: options, now: now).run(sources)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `enum`, `min`/`max` and `pattern` checks on a converted, transformed value (SPEC 1.2).
+enum AttributeValidation {
+    /// A message when `value` breaks a rule of `attribute`, else `nil`.
+    static func check(_ value: Value, _ attribute: AttributePlan) -> String? {
+        let spec = attribute.spec
+        if let allowed = spec.allowedValues, !allowed.contains(value.stored) {
+            let list = allowed.map(\.description).joined(separator: ", ")
+            return "\(value.stored) is not one of the allowed values (\(list))"
+        }
+        if spec.minimum != nil || spec.maximum != nil, let measure = measure(value, spec.type) {
+            if let minimum = spec.minimum, measure.amount < minimum {
+                return "\(measure.what) \(format(measure.amount)) is below the minimum \(format(minimum))"
+            }
+            if let maximum = spec.maximum, measure.amount > maximum {
+                return "\(measure.what) \(format(measure.amount)) is above the maximum \(format(maximum))"
+            }
+        }
+        if let regex = attribute.regex, let text = value.string {
+            let range = NSRange(text.startIndex..., in: text)
+            if regex.firstMatch(in: text, range: range) == nil {
+                return "\"\(text)\" does not match the pattern \(spec.pattern ?? "")"
+            }
+        }
+        return nil
+    }
+
+    /// What `min`/`max` compare: the number, the string's length, or the array's count.
+    private static func measure(_ value: Value, _ type: AttributeType) -> (what: String, amount: Double)? {
+        switch (type, value) {
+        case (_, .integer(let v)): return ("value", Double(v))
+        case (_, .real(let v)): return ("value", v)
+        case (.array, _):
+            guard let text = value.string, let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+                return nil
+            }
+            return ("count", Double(array.count))
+        case (.scalar(.decimal), _): return value.string.flatMap(Double.init).map { ("value", $0) }
+        default: return value.string.map { ("length", Double($0.count)) }
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+}

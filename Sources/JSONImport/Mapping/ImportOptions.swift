@@ -1,0 +1,96 @@
+import Foundation
+
+/// How an import runs (SPEC 2.3, 4.1).
+///
+/// ```swift
+/// let report = try mapper.importFile("users.json", as: "User", options: .init(onError: .skip))
+/// ```
+public struct ImportOptions: Sendable, Hashable {
+    /// Key path of the record list in the payload; overrides the entity's `root`.
+    public var root: String?
+    /// Payload format; by default from the file extension (`.jsonl`, `.ndjson` → JSON Lines).
+    public var format: PayloadFormat?
+    /// Sync mode: delete rows of the root entity that the import did not contain.
+    public var prune: Bool
+    public var onError: ErrorPolicy
+    /// Run the clean-up pass after the records (SPEC 2.5).
+    public var cleanup: Bool
+    /// Do all the work, count it, then roll it back.
+    public var dryRun: Bool
+    /// List every deleted row and why in the report.
+    public var explain: Bool
+
+    public init(
+        root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
+        cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false
+    ) {
+        self.root = root
+        self.format = format
+        self.prune = prune
+        self.onError = onError
+        self.cleanup = cleanup
+        self.dryRun = dryRun
+        self.explain = explain
+    }
+
+    public static let `default` = ImportOptions()
+
+    /// What a record error does to the import.
+    public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable {
+        /// The first record error rolls everything back.
+        case abort
+        /// A record with an error is left out whole; the rest is kept.
+        case skip
+    }
+}
+
+/// The shape of a payload.
+public enum PayloadFormat: String, Sendable, Hashable, CaseIterable {
+    /// One JSON document: an object, an array of records, or either under a root key path.
+    case json
+    /// One record per non-empty line.
+    case jsonl
+
+    /// The format a file name implies.
+    public init(fileName: String) {
+        let lower = fileName.lowercased()
+        self = lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") ? .jsonl : .json
+    }
+}
+
+/// A payload to import.
+public enum ImportSource: Sendable, Hashable {
+    /// A file path; `-` reads standard input.
+    case file(String)
+    /// Bytes in memory, with the name errors should show.
+    case data(Data, name: String)
+
+    var name: String {
+        switch self {
+        case .file(let path): return path
+        case .data(_, let name): return name
+        }
+    }
+}
+
+/// An import that failed as a whole: invalid JSON, an unreadable file, a record error under
+/// `abort`, or an input the command cannot take. Nothing of it was kept.
+public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let code: Code
+    public let message: String
+    /// The report of the failed import: its `errors` hold the record error, `changes` are empty.
+    public let report: ImportReport
+
+    public enum Code: String, Sendable, Hashable {
+        /// The payload is not valid JSON (the message gives file, line, column and byte offset).
+        case invalidJSON
+        /// A named file cannot be read.
+        case unreadableFile
+        /// A record is invalid (under `onError: abort`) or validation refused it.
+        case invalidRecord
+        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines).
+        case usage
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,88 @@
+/// What an import, delete or clean did, per SPEC 4.2.
+public struct ImportReport: Sendable, Hashable {
+    /// The root entity imported or deleted from; `nil` for `clean`.
+    public var entity: String?
+    /// Root records read.
+    public var records: Int = 0
+    /// Root records left out under `onError: skip`.
+    public var skipped: Int = 0
+    public var dryRun: Bool = false
+    /// Per entity, in declaration order: every entity with touched or deleted rows.
+    public var changes: [(entity: String, counts: Counts)] = []
+    /// Rows the clean-up pass removed, per entity (non-zero only).
+    public var orphansRemoved: [(entity: String, count: Int)] = []
+    /// Rows this import created that are still stubs, per entity (non-zero only).
+    public var stubs: [(entity: String, count: Int)] = []
+    /// References dropped under `missing: skip`, per `Entity.relationship` (non-zero only).
+    public var skippedLinks: [(relationship: String, count: Int)] = []
+    /// Record errors: the one that stopped an aborted import, or every skipped record's.
+    public var errors: [ImportIssue] = []
+    /// Every deleted row and why (filled with `explain`).
+    public var deletions: [Deletion]?
+
+    public init(entity: String?) { self.entity = entity }
+
+    /// Row counts for one entity (SPEC 2.2 "Counting").
+    public struct Counts: Sendable, Hashable {
+        public var inserted = 0
+        public var updated = 0
+        public var unchanged = 0
+        public var deleted = 0
+
+        public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0) {
+            self.inserted = inserted
+            self.updated = updated
+            self.unchanged = unchanged
+            self.deleted = deleted
+        }
+    }
+
+    /// The counts for `entity` (zeros when it has none).
+    public func counts(for entity: String) -> Counts {
+        changes.first { $0.entity == entity }?.counts ?? Counts()
+    }
+
+    public static func == (a: ImportReport, b: ImportReport) -> Bool {
+        a.json(explain: true) == b.json(explain: true)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(json(explain: true)) }
+}
+
+/// A record that could not be imported, and where it is (SPEC 2.1).
+public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The payload's file name as given (`-` for standard input, `<data>` for in-memory input).
+    public let file: String
+    /// 0-based index of the root record in its file (among non-empty lines for JSON Lines).
+    public let record: Int
+    /// JSONPath from the payload document's root: `$[17].repos[2].stars`.
+    public let path: String
+    public let message: String
+    /// 1-based line, for JSON Lines.
+    public let line: Int?
+
+    public init(file: String, record: Int, path: String, message: String, line: Int? = nil) {
+        self.file = file
+        self.record = record
+        self.path = path
+        self.message = message
+        self.line = line
+    }
+
+    public var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return "\(place): record \(record) at \(path): \(message)"
+    }
+}
+
+/// A deleted row and why (SPEC 4.2 `deletions`).
+public struct Deletion: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable {
+        case prune, delete, cascade, evict, orphan
+    }
+
+    public let entity: String
+    /// The primary key: one value, an array for composite keys, `.null` for owned rows.
+    public let key: [StoredValue]
+    public let reason: Reason
+}

@@ -1,0 +1,88 @@
+/// Reading attribute values out of a record.
+extension Importer {
+    /// The result of following a key path in a record.
+    enum Lookup {
+        case missing
+        case null
+        case value(JSONValue)
+    }
+
+    /// Follows `path` in `json`: a `null` on the way gives `.null`, a missing key `.missing`.
+    func lookup(_ json: JSONValue, _ path: [[UInt8]]) -> Lookup {
+        var current = json
+        for segment in path {
+            if current.isNull { return .null }
+            guard let next = segment.withUnsafeBufferPointer({ current.member(utf8: $0) }) else { return .missing }
+            current = next
+        }
+        return current.isNull ? .null : .value(current)
+    }
+
+    /// Every attribute of `entity` converted, transformed and validated; `nil` where the key is
+    /// missing.
+    func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
+        var values: [Value?] = []
+        values.reserveCapacity(entity.attributes.count)
+        for attribute in entity.attributes {
+            switch lookup(json, attribute.path) {
+            case .missing:
+                values.append(nil)
+            case .null:
+                if attribute.spec.isRequired {
+                    throw fail("'\(attribute.spec.name)' is required, found null", key: attribute)
+                }
+                values.append(.null)
+            case .value(let value):
+                values.append(try convert(value, attribute))
+            }
+        }
+        return values
+    }
+
+    /// Converts, transforms and validates one present value.
+    func convert(_ json: JSONValue, _ attribute: AttributePlan) throws(RecordError) -> Value {
+        let spec = attribute.spec
+        var value: Value
+        switch json.converted(to: spec.type, format: spec.dateFormat) {
+        case .success(let converted): value = converted
+        case .failure(let failure): throw fail(failure.description, key: attribute)
+        }
+        value = value.applying(spec.transforms)
+        if value.isNull {
+            if spec.isRequired { throw fail("'\(spec.name)' is required, found null", key: attribute) }
+            return value
+        }
+        if let message = AttributeValidation.check(value, attribute) { throw fail(message, key: attribute) }
+        return value
+    }
+
+    func fail(_ message: String, key attribute: AttributePlan) -> RecordError {
+        var error = fail(message)
+        error.path += attribute.spec.key.segments.map(PathComponent.key)
+        return error
+    }
+}
+
+/// The converted values of one record, handed to validation hooks.
+public struct RecordFields: Sendable {
+    /// The entity the record belongs to.
+    public let entity: String
+    private let values: [String: StoredValue]
+    private let present: Set<String>
+
+    init(entity: EntitySpec, values: [Value?]) {
+        self.entity = entity.name
+        var map: [String: StoredValue] = [:]
+        for (attribute, value) in zip(entity.attributes, values) {
+            if let value { map[attribute.name] = value.stored }
+        }
+        self.values = map
+        self.present = Set(map.keys)
+    }
+
+    /// The converted value of attribute `name`; `nil` when the record does not have the key.
+    public subscript(name: String) -> StoredValue? { values[name] }
+
+    /// `true` when the record had a key (possibly `null`) for attribute `name`.
+    public func contains(_ name: String) -> Bool { present.contains(name) }
+}

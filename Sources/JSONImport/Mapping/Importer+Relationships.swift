@@ -1,0 +1,232 @@
+/// Relationships: nested records, references by key, and link sets (SPEC 2.2 step 3, 1.3).
+extension Importer {
+    /// The row a relationship value designates: a nested record imported, or a reference by key
+    /// resolved (`nil` when the reference is skipped under `missing: skip`).
+    func resolve(
+        _ json: JSONValue, _ relationship: RelationshipPlan, of entity: EntityPlan, current: Int64?,
+        preset: Preset? = nil
+    ) throws(RecordError) -> Outcome? {
+        let target = plan.entities[relationship.target]
+        let isObject = json.kind == .object
+        switch relationship.spec.by {
+        case .object where !isObject:
+            throw fail("expected object for \(target.spec.name), found \(json.summary)")
+        case .id where isObject:
+            throw fail("expected a key of \(target.spec.name), found object")
+        default: break
+        }
+        if isObject {
+            return try importRecord(
+                json, target, ownedRow: target.spec.isOwned ? current : nil, preset: preset)
+        }
+        guard !target.spec.isOwned else {
+            throw fail("expected object for \(target.spec.name), found \(json.summary)")
+        }
+        return try reference(json, relationship, of: entity, target: target).map {
+            Outcome(row: $0, isNew: false, presetWas: nil)
+        }
+    }
+
+    /// Resolves a key reference (SPEC 1.3 `missing`).
+    private func reference(
+        _ json: JSONValue, _ relationship: RelationshipPlan, of entity: EntityPlan, target: EntityPlan
+    ) throws(RecordError) -> Int64? {
+        let key = try referenceKey(json, target)
+        let rowKey = RowKey(key)
+        if let row = tracker.identity(target.index, rowKey) { return row }
+        let statement = try sql(target.lookup)
+        for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+        if try step(statement) {
+            let row = statement.int64(at: 0)
+            statement.reset()
+            tracker.remember(target.index, rowKey, row)
+            return row
+        }
+        switch relationship.spec.missing {
+        case .stub:
+            return try insertStub(target, key: key)
+        case .skip:
+            countSkippedLink(relationship, of: entity)
+            return nil
+        case .error:
+            let shown = key.map { $0.stored.description }.joined(separator: ", ")
+            throw fail("no \(target.spec.name) with key \(shown) (missing: error)")
+        }
+    }
+
+    /// The key values of a reference: a scalar, or an array of values in key order.
+    private func referenceKey(_ json: JSONValue, _ target: EntityPlan) throws(RecordError) -> [Value] {
+        let slots = target.keySlots
+        let parts: [JSONValue]
+        if slots.count == 1 {
+            parts = [json]
+        } else {
+            guard json.kind == .array, json.count == slots.count else {
+                throw fail("expected an array of \(slots.count) key values of \(target.spec.name), found \(json.summary)")
+            }
+            parts = Array(json.elements)
+        }
+        var key: [Value] = []
+        for (slot, part) in zip(slots, parts) {
+            let value = try convert(part, target.attributes[slot])
+            guard !value.isNull else { throw fail("a key of \(target.spec.name) cannot be null") }
+            key.append(value)
+        }
+        return key
+    }
+
+    /// Counts and flags the consequences of a row's link columns changing from `old` to `new`.
+    func columnLinksChanged(_ entity: EntityPlan, row: Int64, from old: [Int64?], to new: [Int64?]) throws(RecordError) {
+        for (j, r) in entity.selfColumns.enumerated() where old[j] != new[j] {
+            let relationship = entity.relationships[r]
+            let target = relationship.target
+            if relationship.otherSideReads {
+                if let was = old[j] { tracker.linkChanged(target, was) }
+                if let now = new[j] { tracker.linkChanged(target, now) }
+            }
+            if old[j] != nil { noteLostLink(relationship, of: entity, targetRow: old[j]!, sourceRow: row) }
+            if case .selfColumn(_, true) = relationship.storage, let now = new[j] {
+                // One ↔ one: the target cannot stay linked from another row.
+                let statement = try sql(relationship.sql.steal)
+                statement.bind(now, at: 1)
+                statement.bind(row, at: 2)
+                var others: [Int64] = []
+                while try step(statement) { others.append(statement.int64(at: 0)) }
+                for other in others { tracker.linkChanged(entity.index, other) }
+            }
+        }
+    }
+
+    /// A link from `sourceRow` to `targetRow` went away: the row it pointed at may be an orphan.
+    func noteLostLink(_ relationship: RelationshipPlan, of entity: EntityPlan, targetRow: Int64, sourceRow: Int64) {
+        // The row that lost an inbound link is the forward side's target.
+        let lost = relationship.spec.isForward ? plan.entities[relationship.target] : entity
+        if lost.spec.cleanup == .orphans { tracker.mayHaveOrphans = true }
+    }
+
+    // MARK: Link sets
+
+    /// Sets the links of a relationship not stored in the row's own columns, from `json`
+    /// (`nil` for JSON `null`).
+    func setLinks(
+        _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, isNew: Bool, to json: JSONValue?
+    ) throws(RecordError) {
+        let isAppend = relationship.spec.policy == .append && relationship.spec.kind == .many
+        if json == nil && isAppend { return }
+        var elements: [JSONValue] = []
+        if let json {
+            if relationship.spec.kind == .many {
+                guard json.kind == .array else {
+                    throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
+                }
+                elements = Array(json.elements)
+            } else {
+                elements = [json]
+            }
+        }
+        let current = isNew ? [] : try currentLinks(relationship, of: entity, row: row)
+        var targets: [Int64] = []
+        var presetPrevious: [Int64: Int64?] = [:]
+        var seen = Set<Int64>()
+        let preset = presetFor(relationship, row: row)
+        for (i, element) in elements.enumerated() {
+            if relationship.spec.kind == .many { path.append(.index(i)) }
+            let owned = relationship.isTargetOwned && i < current.count ? current[i] : nil
+            if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
+                seen.insert(outcome.row).inserted
+            {
+                targets.append(outcome.row)
+                if preset != nil, element.kind == .object { presetPrevious[outcome.row] = outcome.presetWas }
+            }
+            if relationship.spec.kind == .many { path.removeLast() }
+        }
+        try apply(relationship, of: entity, row: row, current: current, targets: targets,
+                  isAppend: isAppend, presetPrevious: presetPrevious)
+    }
+
+    /// For a link held in the target's column, nested records set it as part of their own write.
+    private func presetFor(_ relationship: RelationshipPlan, row: Int64) -> Preset? {
+        guard case .otherColumn(let column) = relationship.storage else { return nil }
+        let target = plan.entities[relationship.target]
+        guard let j = target.selfColumns.firstIndex(where: { target.relationships[$0].columnName == column }) else {
+            return nil
+        }
+        return Preset(column: j, row: row)
+    }
+
+    /// The rows linked now, in link order.
+    func currentLinks(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws(RecordError) -> [Int64] {
+        if case .selfColumn = relationship.storage { return [] }
+        let statement = try sql(relationship.sql.current)
+        statement.bind(row, at: 1)
+        var rows: [Int64] = []
+        while try step(statement) { rows.append(statement.int64(at: 0)) }
+        return rows
+    }
+
+    private func apply(
+        _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, current: [Int64], targets: [Int64],
+        isAppend: Bool, presetPrevious: [Int64: Int64?]
+    ) throws(RecordError) {
+        let currentSet = Set(current)
+        let targetSet = Set(targets)
+        let added = targets.filter { !currentSet.contains($0) }
+        let removed = isAppend ? [] : current.filter { !targetSet.contains($0) }
+        let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
+        guard !added.isEmpty || !removed.isEmpty || reordered else { return }
+        let other = relationship.target
+        let sql = relationship.sql
+        switch relationship.storage {
+        case .selfColumn: return
+        case .otherColumn:
+            for target in removed { try run(sql.clearOther, target) }
+            for target in added {
+                let previous: Int64?
+                if let known = presetPrevious[target] {
+                    previous = known
+                } else {
+                    previous = try value(sql.readOther, target)
+                    try run(sql.setOther, row, target)
+                }
+                if let previous, previous != row { tracker.linkChanged(entity.index, previous) }
+            }
+        case .linkTable(_, true):
+            if isAppend {
+                let start = try value(sql.nextPosition, row) ?? 0
+                for (i, target) in added.enumerated() { try run(sql.insertLink, row, target, start + Int64(i)) }
+            } else {
+                if !current.isEmpty { try run(sql.deleteLinksOfSource, row) }
+                for (i, target) in targets.enumerated() { try run(sql.insertLink, row, target, Int64(i)) }
+            }
+        case .linkTable(_, false):
+            for source in removed { try run(sql.deleteLink, source, row) }
+            for source in added {
+                let position = try value(sql.nextPosition, source) ?? 0
+                try run(sql.insertLink, source, row, position)
+            }
+        }
+        tracker.linkChanged(entity.index, row)
+        if relationship.otherSideReads {
+            for target in added { tracker.linkChanged(other, target) }
+            for target in removed { tracker.linkChanged(other, target) }
+        }
+        for target in removed { noteLostLink(relationship, of: entity, targetRow: target, sourceRow: row) }
+    }
+
+    /// Runs a cached statement with integer parameters.
+    private func run(_ cached: CachedSQL, _ parameters: Int64...) throws(RecordError) {
+        let statement = try sql(cached)
+        for (i, parameter) in parameters.enumerated() { statement.bind(parameter, at: Int32(i + 1)) }
+        try write(statement)
+    }
+
+    /// The first column of the first row (`nil` when there is no row or it is NULL).
+    private func value(_ cached: CachedSQL, _ parameter: Int64) throws(RecordError) -> Int64? {
+        let statement = try sql(cached)
+        statement.bind(parameter, at: 1)
+        guard try step(statement) else { return nil }
+        let result = statement.isNull(at: 0) ? nil : statement.int64(at: 0)
+        statement.reset()
+        return result
+    }
+}

@@ -1,0 +1,279 @@
+/// Imports records into the store for one import (one transaction): identity, attributes,
+/// relationships, counting. Every statement is prepared once and cached by the connection.
+final class Importer {
+    let connection: SQLiteConnection
+    let plan: ImportPlan
+    let now: Double
+    var tracker: RowTracker
+    /// JSON path of the value being imported, within the current root record.
+    var path: [PathComponent] = []
+    var skippedLinks: [String: Int] = [:]
+    private var skippedJournal: [String] = []
+    /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
+    var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
+
+    init(connection: SQLiteConnection, plan: ImportPlan, now: Double) {
+        self.connection = connection
+        self.plan = plan
+        self.now = now
+        self.tracker = RowTracker(entityCount: plan.entities.count)
+    }
+
+    /// A record to import, a reference to resolve, or the link to preset in it.
+    struct Preset {
+        /// Index into the target's `selfColumns`.
+        let column: Int
+        let row: Int64
+    }
+
+    /// What importing one record did.
+    struct Outcome {
+        let row: Int64
+        /// `true` when this call inserted the row.
+        let isNew: Bool
+        /// The preset column's value before this call (`nil`: it was NULL or the row is new).
+        let presetWas: Int64?
+    }
+
+    // MARK: Records
+
+    /// Imports `json` as a record of `entity` and returns its row. `ownedRow` is the row an owned
+    /// record updates in place; `preset` sets one of the row's link columns as part of its write.
+    func importRecord(
+        _ json: JSONValue, _ entity: EntityPlan, ownedRow: Int64? = nil, preset: Preset? = nil
+    ) throws(RecordError) -> Outcome {
+        guard json.kind == .object else {
+            throw fail("expected object for \(entity.spec.name), found \(json.summary)")
+        }
+        let values = try readAttributes(json, entity)
+        var key: [Value] = []
+        if !entity.spec.isOwned {
+            for slot in entity.keySlots {
+                guard let value = values[slot], !value.isNull else {
+                    let attribute = entity.attributes[slot].spec
+                    throw fail("missing primary key '\(attribute.name)' (key '\(attribute.key)')")
+                }
+                key.append(value)
+            }
+        }
+        if let validator = validators[entity.index] {
+            do {
+                try validator(RecordFields(entity: entity.spec, values: values))
+            } catch {
+                throw fail("rejected by validation: \(error)")
+            }
+        }
+
+        // What is stored now.
+        var existing: Existing?
+        if !entity.spec.isOwned {
+            existing = try select(entity, key: key, values: values)
+        } else if let ownedRow {
+            existing = try select(entity, row: ownedRow, values: values)
+        }
+
+        // Links held in this row's own columns: targets first, so the row can point at them.
+        let columnCount = entity.selfColumns.count
+        var newColumns = existing?.columns ?? Array(repeating: nil, count: columnCount)
+        for (j, r) in entity.selfColumns.enumerated() {
+            let relationship = entity.relationships[r]
+            if let preset, preset.column == j {
+                newColumns[j] = preset.row
+                continue
+            }
+            switch lookup(json, relationship.path) {
+            case .missing: continue
+            case .null: newColumns[j] = nil
+            case .value(let target):
+                path.append(.key(relationship.spec.key.description))
+                newColumns[j] = try resolve(target, relationship, of: entity, current: existing?.columns[j] ?? nil)?.row
+                path.removeLast()
+            }
+        }
+        // A nested occurrence of the same key may have inserted the row meanwhile.
+        if existing == nil, !key.isEmpty, let row = tracker.identity(entity.index, RowKey(key)) {
+            existing = try select(entity, row: row, values: values)
+            existing?.isChanged = true
+        }
+
+        let row: Int64
+        let isNew: Bool
+        if let existing {
+            row = existing.row
+            isNew = false
+            let columnsChanged = newColumns != existing.columns
+            if existing.isChanged || columnsChanged || existing.isStub {
+                try update(entity, row: row, values: values, columns: newColumns)
+            }
+            tracker.touch(entity.index, row, existing.isChanged || columnsChanged ? .updated : .unchanged)
+            if existing.isStub { tracker.clearStub(entity.index, row) }
+            try columnLinksChanged(entity, row: row, from: existing.columns, to: newColumns)
+        } else {
+            row = try insert(entity, values: values, columns: newColumns, key: key)
+            isNew = true
+            tracker.touch(entity.index, row, .inserted)
+            try columnLinksChanged(entity, row: row, from: Array(repeating: nil, count: columnCount), to: newColumns)
+        }
+        tracker.markSeen(entity.index, row)
+
+        for relationship in entity.relationships where relationship.columnName == nil {
+            switch lookup(json, relationship.path) {
+            case .missing: continue
+            case .null:
+                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: nil)
+            case .value(let value):
+                path.append(.key(relationship.spec.key.description))
+                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: value)
+                path.removeLast()
+            }
+        }
+        let presetWas = preset.flatMap { isNew ? nil : existing?.columns[$0.column] }
+        return Outcome(row: row, isNew: isNew, presetWas: presetWas)
+    }
+
+    /// A row as found before writing: its id, link columns, and whether the present attributes
+    /// differ from the stored ones.
+    struct Existing {
+        let row: Int64
+        let columns: [Int64?]
+        var isChanged: Bool
+        let isStub: Bool
+    }
+
+    private func select(_ entity: EntityPlan, key: [Value], values: [Value?]) throws(RecordError) -> Existing? {
+        let statement = try sql(entity.select)
+        for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+        return try readExisting(statement, entity, values)
+    }
+
+    private func select(_ entity: EntityPlan, row: Int64, values: [Value?]) throws(RecordError) -> Existing? {
+        let statement = try sql(entity.selectByRow)
+        statement.bind(row, at: 1)
+        return try readExisting(statement, entity, values)
+    }
+
+    private func readExisting(_ statement: SQLiteStatement, _ entity: EntityPlan, _ values: [Value?]) throws(RecordError) -> Existing? {
+        guard try step(statement) else { return nil }
+        let attributeCount = entity.attributes.count
+        var isChanged = false
+        for (i, value) in values.enumerated() {
+            if let value, !statement.holds(value, at: 1 + i) { isChanged = true }
+        }
+        let columns: [Int64?] = (0..<entity.selfColumns.count).map { j in
+            statement.isNull(at: 1 + attributeCount + j) ? nil : statement.int64(at: 1 + attributeCount + j)
+        }
+        let existing = Existing(
+            row: statement.int64(at: 0), columns: columns, isChanged: isChanged,
+            isStub: statement.int64(at: 1 + attributeCount + columns.count) != 0)
+        statement.reset()
+        return existing
+    }
+
+    private func insert(_ entity: EntityPlan, values: [Value?], columns: [Int64?], key: [Value], isStub: Bool = false) throws(RecordError) -> Int64 {
+        let statement = try sql(entity.insert)
+        var index: Int32 = 1
+        for (i, attribute) in entity.attributes.enumerated() {
+            let value: Value = values[i] ?? attribute.defaultValue
+            if values[i] == nil, attribute.spec.isRequired, attribute.spec.defaultValue == nil, !isStub {
+                throw fail("missing required attribute '\(attribute.spec.name)' (key '\(attribute.spec.key)')")
+            }
+            statement.bind(value, at: index)
+            index += 1
+        }
+        for column in columns {
+            if let column { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
+            index += 1
+        }
+        if entity.spec.hasTimestamps {
+            for _ in 0..<3 {
+                statement.bind(now, at: index)
+                index += 1
+            }
+        }
+        if !entity.spec.isOwned { statement.bind(Int64(isStub ? 1 : 0), at: index) }
+        try write(statement)
+        let row = connection.lastInsertRowID
+        if !key.isEmpty { tracker.remember(entity.index, RowKey(key), row) }
+        return row
+    }
+
+    private func update(_ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?]) throws(RecordError) {
+        let statement = try sql(entity.update)
+        var index: Int32 = 1
+        for value in values {
+            statement.bind(Int64(value == nil ? 0 : 1), at: index)
+            statement.bind(value ?? Value.null, at: index + 1)
+            index += 2
+        }
+        for column in columns {
+            if let column { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
+            index += 1
+        }
+        statement.bind(row, at: index)
+        try write(statement)
+    }
+
+    /// Inserts a stub row holding only `key` and attribute defaults.
+    func insertStub(_ entity: EntityPlan, key: [Value]) throws(RecordError) -> Int64 {
+        var values = [Value?](repeating: nil, count: entity.attributes.count)
+        for (i, slot) in entity.keySlots.enumerated() { values[slot] = key[i] }
+        let row = try insert(
+            entity, values: values, columns: Array(repeating: nil, count: entity.selfColumns.count),
+            key: key, isStub: true)
+        tracker.touch(entity.index, row, .inserted)
+        tracker.markStub(entity.index, row)
+        return row
+    }
+
+    // MARK: Helpers
+
+    /// The prepared statement of `cached`, prepared on first use.
+    func sql(_ cached: CachedSQL) throws(RecordError) -> SQLiteStatement {
+        if let statement = cached.statement {
+            statement.reset()
+            return statement
+        }
+        do {
+            let statement = try connection.prepare(cached.text)
+            cached.statement = statement
+            return statement
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    func step(_ statement: SQLiteStatement) throws(RecordError) -> Bool {
+        do {
+            return try statement.step()
+        } catch {
+            throw fail(error.code == .constraint ? "constraint failed: \(error.message)" : error.description)
+        }
+    }
+
+    func write(_ statement: SQLiteStatement) throws(RecordError) {
+        while try step(statement) {}
+    }
+
+    func fail(_ message: String) -> RecordError { RecordError(path: path, message: message) }
+
+    // MARK: Savepoint bookkeeping for skipped records
+
+    func beginRecord() {
+        tracker.beginRecord()
+        skippedJournal.removeAll(keepingCapacity: true)
+    }
+
+    func commitRecord() { tracker.commitRecord() }
+
+    func rollBackRecord() {
+        tracker.rollBackRecord()
+        for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
+        skippedLinks = skippedLinks.filter { $0.value > 0 }
+    }
+
+    func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {
+        let name = "\(entity.spec.name).\(relationship.spec.name)"
+        skippedLinks[name, default: 0] += 1
+        skippedJournal.append(name)
+    }
+}

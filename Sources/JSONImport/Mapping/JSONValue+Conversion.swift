@@ -1,0 +1,78 @@
+/// Converts JSON values of a record to stored values per SPEC 1.2's type table.
+///
+/// The common cases (a string to `string`, an integer to `int`, a number to `double`, a Boolean
+/// to `bool`) are read straight off the parsed document without copying; everything else goes
+/// through ``ValueConversion``, which the mapping loader uses too, so both accept the same input.
+extension JSONValue {
+    func converted(to type: AttributeType, format: DateFormat) -> Result<Value, ConversionFailure> {
+        switch type {
+        case .scalar(let scalar): return converted(to: scalar, format: format)
+        case .array(let element):
+            guard kind == .array else {
+                return .failure(ConversionFailure(expected: type.description, found: summary))
+            }
+            var out = JSONTextWriter()
+            out.append("[")
+            for (i, item) in elements.enumerated() {
+                switch item.converted(to: element, format: format) {
+                case .failure(let failure): return .failure(failure)
+                case .success(let value):
+                    if i > 0 { out.append(",") }
+                    out.appendRaw(ValueConversion.jsonElement(value.stored, of: element))
+                }
+            }
+            out.append("]")
+            return .success(.text(out.text))
+        }
+    }
+
+    func converted(to type: ScalarType, format: DateFormat) -> Result<Value, ConversionFailure> {
+        switch (type, kind) {
+        case (_, .null): return .success(.null)
+        case (.string, .string): return .success(.bytes(stringBytes!))
+        case (.string, .number): return .success(.bytes(numberText!))
+        case (.int, .number) where exactInt64 != nil: return .success(.integer(exactInt64!))
+        case (.double, .number) where double?.isFinite == true: return .success(.real(double!))
+        case (.bool, .bool): return .success(.integer(bool! ? 1 : 0))
+        case (.json, _):
+            var out = JSONTextWriter()
+            out.append(self)
+            return .success(.text(out.text))
+        default:
+            guard let literal else { return .failure(ConversionFailure(expected: type.rawValue, found: summary)) }
+            return ValueConversion.convert(literal, to: type, format: format).map(Value.init)
+        }
+    }
+
+    /// This value as a scalar literal; `nil` for arrays and objects.
+    var literal: LiteralValue? {
+        switch kind {
+        case .null: return .null
+        case .bool: return .bool(bool!)
+        case .number: return .number(String(decoding: numberText!, as: UTF8.self))
+        case .string: return .string(string!)
+        case .array, .object: return nil
+        }
+    }
+
+    /// How messages show the value: `string "many"`, `number 1.5`, `array`, `object`.
+    var summary: String {
+        switch kind {
+        case .array: return "array"
+        case .object: return "object"
+        default:
+            if case .string(let text)? = literal, text.count > 60 {
+                return LiteralValue.string(String(text.prefix(60)) + "…").summary
+            }
+            return literal?.summary ?? "value"
+        }
+    }
+}
+
+extension Value {
+    /// This value after `transforms`, in order (text values only).
+    func applying(_ transforms: [Transform]) -> Value {
+        guard !transforms.isEmpty, string != nil else { return self }
+        return Value(ValueConversion.applying(transforms, to: stored))
+    }
+}

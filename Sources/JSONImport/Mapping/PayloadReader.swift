@@ -1,0 +1,186 @@
+import Foundation
+
+/// Reads a payload's root records: a JSON document (optionally under a root key path) or
+/// JSON Lines read in chunks, so memory stays flat however long the file is.
+struct PayloadReader {
+    let source: ImportSource
+    let format: PayloadFormat
+    let root: JSONKeyPath?
+    let parser: JSONParser
+
+    /// One root record and where it is.
+    struct Record {
+        let value: JSONValue
+        let index: Int
+        /// JSONPath of the record: `$[17]`, `$`, `$.data.items[17]`.
+        let path: String
+        /// 1-based line, for JSON Lines.
+        let line: Int?
+    }
+
+    /// Calls `body` with each root record in payload order.
+    func forEachRecord(_ body: (Record) throws -> Void) throws {
+        switch format {
+        case .json: try readDocument(body)
+        case .jsonl: try readLines(body)
+        }
+    }
+
+    private func readDocument(_ body: (Record) throws -> Void) throws {
+        let input = try readAll()
+        let document: JSONDocument
+        do {
+            document = try parser.parse(input)
+        } catch {
+            throw failure(.invalidJSON, "\(source.name):\(error.line):\(error.column): invalid JSON (byte \(error.offset)): \(error.message)")
+        }
+        var value = document.root
+        var prefix = "$"
+        for segment in root?.segments ?? [] {
+            guard value.kind == .object, let next = value[segment] else {
+                throw failure(.invalidRecord, "\(source.name): the root key path '\(root!)' is not in the payload")
+            }
+            value = next
+            prefix = [PathComponent.key(segment)].rendered(after: prefix)
+        }
+        switch value.kind {
+        case .array:
+            for (i, element) in value.elements.enumerated() {
+                try body(Record(value: element, index: i, path: "\(prefix)[\(i)]", line: nil))
+            }
+        case .object:
+            try body(Record(value: value, index: 0, path: prefix, line: nil))
+        default:
+            throw failure(.invalidRecord, "\(source.name): expected an object or an array of records at \(prefix), found \(value.summary)")
+        }
+    }
+
+    private func readLines(_ body: (Record) throws -> Void) throws {
+        guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines") }
+        let stream = try openStream()
+        defer { stream.close() }
+        var lines = LineChunker(handle: stream.handle)
+        var index = 0
+        while let (line, number) = try lines.next(source: source.name) {
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
+            let input = JSONInput(bytes: line)
+            let document: JSONDocument
+            do {
+                document = try parser.parse(input)
+            } catch {
+                throw failure(.invalidJSON, "\(source.name):\(number):\(error.column): invalid JSON (byte \(error.offset) of line \(number)): \(error.message)")
+            }
+            try body(Record(value: document.root, index: index, path: "$", line: number))
+            index += 1
+        }
+    }
+
+    private func readAll() throws -> JSONInput {
+        switch source {
+        case .data(let data, _):
+            return JSONInput(bytes: data)
+        case .file(let path):
+            let stream = try openStream()
+            defer { stream.close() }
+            if path != "-", fseeko(stream.handle, 0, SEEK_END) == 0 {
+                let size = Int(ftello(stream.handle))
+                rewind(stream.handle)
+                let input = JSONInput(count: size)
+                let read = fread(input.base, 1, size, stream.handle)
+                guard read == size else { throw failure(.unreadableFile, "cannot read '\(path)'") }
+                return input
+            }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = fread(&chunk, 1, chunk.count, stream.handle)
+                if n <= 0 { break }
+                bytes += chunk[0..<n]
+            }
+            return JSONInput(bytes: bytes)
+        }
+    }
+
+    /// An open stream and what closes it.
+    private struct Stream {
+        let handle: UnsafeMutablePointer<FILE>
+        let close: () -> Void
+    }
+
+    private func openStream() throws -> Stream {
+        switch source {
+        case .file("-"):
+            guard let handle = fdopen(0, "rb") else {
+                throw failure(.unreadableFile, "cannot read standard input")
+            }
+            return Stream(handle: handle, close: {})
+        case .file(let path):
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw failure(.unreadableFile, "cannot read '\(path)': it is a directory")
+            }
+            guard let handle = fopen(path, "rb") else {
+                throw failure(.unreadableFile, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            return Stream(handle: handle, close: { fclose(handle) })
+        case .data(let data, _):
+            // JSON Lines from memory: a read-only stream over a copy of the bytes.
+            let copy = UnsafeMutableRawPointer.allocate(byteCount: max(data.count, 1), alignment: 1)
+            data.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: data.count)
+            guard let handle = fmemopen(copy, data.count, "rb") else {
+                copy.deallocate()
+                throw failure(.unreadableFile, "cannot read \(source.name)")
+            }
+            return Stream(handle: handle, close: {
+                fclose(handle)
+                copy.deallocate()
+            })
+        }
+    }
+
+    private func failure(_ code: ImportError.Code, _ message: String) -> ImportError {
+        ImportError(code: code, message: message, report: ImportReport(entity: nil))
+    }
+}
+
+/// Splits a stream into lines, reading it in fixed-size chunks.
+struct LineChunker {
+    let handle: UnsafeMutablePointer<FILE>
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var lineNumber = 0
+    private var isAtEnd = false
+    private static let chunkSize = 1 << 20
+
+    init(handle: UnsafeMutablePointer<FILE>) { self.handle = handle }
+
+    /// The next line (without its newline) and its 1-based number, or `nil` at the end.
+    mutating func next(source: String) throws -> ([UInt8], Int)? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                lineNumber += 1
+                return (line, lineNumber)
+            }
+            if isAtEnd {
+                guard start < buffer.count else { return nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                lineNumber += 1
+                return (line, lineNumber)
+            }
+            buffer.removeFirst(start)
+            start = 0
+            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+            let n = fread(&chunk, 1, Self.chunkSize, handle)
+            if n > 0 { buffer += chunk[0..<n] }
+            if n < Self.chunkSize {
+                if ferror(handle) != 0 {
+                    throw ImportError(code: .unreadableFile, message: "cannot read '\(source)'", report: ImportReport(entity: nil))
+                }
+                isAtEnd = true
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+/// What to read from the store: an entity's records, filtered, ordered and paged (SPEC 4.1
+/// `query`, 4.3).
+///
+/// ```swift
+/// var query = RecordQuery(entity: "User")
+/// query.filter = "score > 50 AND address.city = 'Oslo'"
+/// query.order = [.init("login")]
+/// let users = try mapper.records(query)
+/// ```
+public struct RecordQuery: Sendable, Hashable {
+    public var entity: String
+    /// Primary keys to select; a composite key as its values joined by commas in key order.
+    public var ids: [String]
+    /// A filter expression (SPEC 4.3).
+    public var filter: String?
+    public var order: [Order]
+    public var limit: Int?
+    public var offset: Int?
+    /// Properties to include, in this order; all when `nil`.
+    public var fields: [String]?
+    /// Add `_createdAt`, `_updatedAt`, `_seenAt` and `_stub` after the other keys.
+    public var includesMeta: Bool
+
+    public init(
+        entity: String, ids: [String] = [], filter: String? = nil, order: [Order] = [], limit: Int? = nil,
+        offset: Int? = nil, fields: [String]? = nil, includesMeta: Bool = false
+    ) {
+        self.entity = entity
+        self.ids = ids
+        self.filter = filter
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+        self.fields = fields
+        self.includesMeta = includesMeta
+    }
+
+    /// One sort key.
+    public struct Order: Sendable, Hashable {
+        public var field: String
+        public var isDescending: Bool
+
+        public init(_ field: String, descending: Bool = false) {
+            self.field = field
+            self.isDescending = descending
+        }
+    }
+}
+
+/// A request the mappings cannot serve: an unknown entity or field, a malformed filter, a key
+/// that does not convert. The command line reports it as a usage error (exit 2).
+public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+extension Mapper {
+    /// The records `query` selects, as JSON-shaped objects (SPEC 4.2 `query --format json`).
+    ///
+    /// - Throws: ``QueryError`` for names the mappings do not have, a malformed filter or a key
+    ///   that does not convert; ``StoreError`` for store failures.
+    public func records(_ query: RecordQuery) throws -> [RecordObject] {
+        try store.withLock { store in
+            let entity = try store.entityPlan(query.entity)
+            var selection = RecordReader.Selection()
+            selection.ids = try query.ids.map { try store.key(of: entity, from: $0) }
+            if let filter = query.filter {
+                do throws(FilterError) {
+                    selection.filter = try FilterParser.parse(filter)
+                } catch {
+                    throw QueryError(error.description)
+                }
+            }
+            for order in query.order {
+                guard entity.spec.attribute(named: order.field) != nil else {
+                    throw QueryError("cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: entity.spec.attributes.map(\.name)))")
+                }
+                selection.order.append((order.field, order.isDescending))
+            }
+            if let fields = query.fields {
+                let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
+                for field in fields where !names.contains(field) {
+                    throw QueryError("\(entity.spec.name) has no field '\(field)'\(Suggestion.hint(for: field, among: names))")
+                }
+            }
+            selection.limit = query.limit
+            selection.offset = query.offset
+            let reader = RecordReader(connection: store.connection, plan: store.plan)
+            let rows: [Int64]
+            do {
+                rows = try reader.rowIDs(entity, selection)
+            } catch let error as FilterError {
+                throw QueryError(error.description)
+            }
+            return try rows.map { try reader.record(entity, row: $0, fields: query.fields, meta: query.includesMeta) }
+        }
+    }
+
+    /// Row counts per entity, stubs per entity and links per forward relationship (SPEC 4.1
+    /// `stats`).
+    public func statistics() throws -> StoreStatistics {
+        try store.withLock { store in
+            var stats = StoreStatistics()
+            for entity in store.plan.entities {
+                let count = try store.connection.rows("SELECT count(*) FROM \(entity.table)")
+                stats.entities.append((entity.spec.name, count.first?.first?.integer ?? 0))
+                let stubs = entity.spec.isOwned ? 0 : try store.connection.rows(
+                    "SELECT count(*) FROM \(entity.table) WHERE \"_stub\" = 1").first?.first?.integer ?? 0
+                stats.stubs.append((entity.spec.name, stubs))
+            }
+            for link in store.spec.links {
+                let sql: String
+                switch link.storage {
+                case .foreignKey(let table, let column, _, _):
+                    sql = "SELECT count(*) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL"
+                case .linkTable(let name):
+                    sql = "SELECT count(*) FROM \(quote(name))"
+                }
+                stats.links.append((link.qualifiedName, try store.connection.rows(sql).first?.first?.integer ?? 0))
+            }
+            return stats
+        }
+    }
+}
+
+/// What a store holds (SPEC 4.2 `stats --format json`).
+public struct StoreStatistics: Sendable, Hashable {
+    public var entities: [(name: String, rows: Int)] = []
+    public var stubs: [(name: String, rows: Int)] = []
+    public var links: [(name: String, count: Int)] = []
+
+    public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+
+    /// `{"entities": {...}, "stubs": {...}, "links": {...}}`, every entity and forward
+    /// relationship listed.
+    public var json: String {
+        func object(_ pairs: [(String, Int)]) -> RecordValue {
+            .object(RecordObject(pairs.map { ($0.0, RecordValue.int(Int64($0.1))) }))
+        }
+        return RecordValue.object(RecordObject([
+            ("entities", object(entities.map { ($0.name, $0.rows) })),
+            ("stubs", object(stubs.map { ($0.name, $0.rows) })),
+            ("links", object(links.map { ($0.name, $0.count) })),
+        ])).jsonText
+    }
+}
+
+extension StoredValue {
+    var integer: Int? {
+        if case .integer(let v) = self { return Int(v) }
+        return nil
+    }
+}
+
+extension Store {
+    func entityPlan(_ name: String) throws -> EntityPlan {
+        guard let entity = plan.entity(named: name) else {
+            throw QueryError("unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
+        }
+        return entity
+    }
+
+    /// A primary key from its command-line form: values joined by commas, in key order.
+    func key(of entity: EntityPlan, from text: String) throws -> [StoredValue] {
+        guard !entity.spec.isOwned else { throw QueryError("\(entity.spec.name) has no primary key") }
+        let keys = entity.spec.keyAttributes
+        let parts = keys.count == 1 ? [Substring(text)] : text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == keys.count else {
+            throw QueryError("the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ","))); got '\(text)'")
+        }
+        var values: [StoredValue] = []
+        for (part, attribute) in zip(parts, keys) {
+            guard case .scalar(let type) = attribute.type,
+                case .success(let value) = ValueConversion.convert(.string(String(part)), to: type, format: attribute.dateFormat)
+            else {
+                throw QueryError("'\(part)' is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
+            }
+            values.append(ValueConversion.applying(attribute.transforms, to: value))
+        }
+        return values
+    }
+}

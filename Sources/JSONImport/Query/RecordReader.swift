@@ -1,0 +1,155 @@
+/// Reads stored rows back as JSON-shaped records (SPEC 4.2): attributes in their JSON form,
+/// relationships as primary keys in link order, owned targets nested.
+struct RecordReader {
+    let connection: SQLiteConnection
+    let plan: ImportPlan
+
+    /// Options of one read.
+    struct Selection {
+        var ids: [[StoredValue]] = []
+        var filter: FilterExpression?
+        var order: [(field: String, descending: Bool)] = []
+        var limit: Int?
+        var offset: Int?
+        var fields: [String]?
+        var meta = false
+    }
+
+    /// The row ids matching `selection`, in order.
+    func rowIDs(_ entity: EntityPlan, _ selection: Selection) throws -> [Int64] {
+        var compiler = FilterCompiler(plan: plan)
+        var conditions: [String] = []
+        var parameters: [StoredValue] = []
+        if let filter = selection.filter {
+            conditions.append(try compiler.condition(filter, on: entity, alias: "r"))
+            parameters += compiler.parameters
+        }
+        if !selection.ids.isEmpty {
+            let one = "(" + entity.spec.primaryKey.map { "r.\(quote($0)) IS ?" }.joined(separator: " AND ") + ")"
+            conditions.append("(" + Array(repeating: one, count: selection.ids.count).joined(separator: " OR ") + ")")
+            parameters += selection.ids.flatMap { $0 }
+        }
+        var sql = "SELECT r.\(entity.rowID) FROM \(entity.table) r"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        var order = selection.order.map { "r.\(quote($0.field))\($0.descending ? " DESC" : "")" }
+        order += (entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey).map { "r.\(quote($0))" }
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        if selection.limit != nil || selection.offset != nil {
+            sql += " LIMIT \(selection.limit ?? -1) OFFSET \(selection.offset ?? 0)"
+        }
+        return try connection.rows(sql, parameters).compactMap {
+            if case .integer(let id) = $0[0] { return id }
+            return nil
+        }
+    }
+
+    /// Row `row` of `entity` as a record: attributes, then relationships, then bookkeeping.
+    func record(_ entity: EntityPlan, row: Int64, fields: [String]? = nil, meta: Bool = false) throws -> RecordObject {
+        let spec = entity.spec
+        var columns = spec.attributes.map { quote($0.name) }
+        if meta {
+            columns += spec.hasTimestamps ? ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""] : ["NULL", "NULL", "NULL"]
+            columns.append(spec.isOwned ? "0" : "\"_stub\"")
+        }
+        let statement = try connection.statement(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ?")
+        statement.bind(row, at: 1)
+        guard try statement.step() else { return RecordObject() }
+        var all = RecordObject()
+        for (i, attribute) in spec.attributes.enumerated() {
+            all[attribute.name] = Self.jsonValue(statement.value(at: i), of: attribute)
+        }
+        var metaValues: [(String, RecordValue)] = []
+        if meta {
+            let base = spec.attributes.count
+            for (i, name) in ["_createdAt", "_updatedAt", "_seenAt"].enumerated() {
+                if case .real(let seconds) = statement.value(at: base + i) {
+                    metaValues.append((name, .string(DateCoding.format(seconds, format: .iso8601))))
+                } else {
+                    metaValues.append((name, .null))
+                }
+            }
+            metaValues.append(("_stub", .bool(statement.int64(at: base + 3) != 0)))
+        }
+        statement.reset()
+        for relationship in entity.relationships where fields?.contains(relationship.spec.name) ?? true {
+            all[relationship.spec.name] = try links(relationship, of: entity, row: row)
+        }
+        var result = RecordObject()
+        for name in fields ?? all.keys { result[name] = all[name] }
+        for (name, value) in metaValues { result[name] = value }
+        return result
+    }
+
+    /// A relationship's value: the target's key (or nested owned object), or an array of them.
+    func links(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> RecordValue {
+        let rows = try linkedRows(relationship, of: entity, row: row)
+        let target = plan.entities[relationship.target]
+        let values = try rows.map { try reference(target, row: $0) }
+        if relationship.spec.kind == .one { return values.first ?? .null }
+        return .array(values)
+    }
+
+    /// The rows a relationship links to, in link order.
+    func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
+        let target = plan.entities[relationship.target]
+        let sql: String
+        switch relationship.storage {
+        case .selfColumn(let column, _):
+            sql = "SELECT \(quote(column)) FROM \(entity.table) WHERE \(entity.rowID) = ? AND \(quote(column)) IS NOT NULL"
+        case .otherColumn(let column):
+            sql = "SELECT \(target.rowID) FROM \(target.table) WHERE \(quote(column)) = ? ORDER BY \(target.rowID)"
+        case .linkTable(let name, true):
+            sql = "SELECT \"target\" FROM \(quote(name)) WHERE \"source\" = ? ORDER BY \"position\""
+        case .linkTable(let name, false):
+            sql = "SELECT \"source\" FROM \(quote(name)) WHERE \"target\" = ? ORDER BY \"source\""
+        }
+        return try connection.rows(sql, [.integer(row)]).compactMap {
+            if case .integer(let id) = $0[0] { return id }
+            return nil
+        }
+    }
+
+    /// How a linked row appears: its primary key (an array for a composite key), or, for an
+    /// owned row, the nested object of its attributes.
+    func reference(_ target: EntityPlan, row: Int64) throws -> RecordValue {
+        if target.spec.isOwned {
+            return .object(try record(target, row: row, fields: target.spec.attributes.map(\.name)))
+        }
+        if target.keyIsRowID { return .int(row) }
+        let keys = target.spec.keyAttributes
+        let values = try connection.rows(
+            "SELECT \(keys.map { quote($0.name) }.joined(separator: ", ")) FROM \(target.table) WHERE \(target.rowID) = ?",
+            [.integer(row)]
+        ).first ?? []
+        let converted = zip(values, keys).map { Self.jsonValue($0, of: $1) }
+        return converted.count == 1 ? converted[0] : .array(converted)
+    }
+
+    /// A stored value in its JSON form for `attribute`.
+    static func jsonValue(_ value: StoredValue, of attribute: AttributeSpec) -> RecordValue {
+        if case .null = value { return .null }
+        switch (attribute.type, value) {
+        case (.scalar(.bool), .integer(let v)): return .bool(v != 0)
+        case (.scalar(.date), .real(let s)): return .string(DateCoding.format(s, format: .iso8601))
+        case (.scalar(.date), .integer(let s)): return .string(DateCoding.format(Double(s), format: .iso8601))
+        case (.scalar(.json), .text(let text)): return RecordValue(jsonText: text)
+        case (.array(let element), .text(let text)):
+            guard case .array(let items) = RecordValue(jsonText: text) else { return .string(text) }
+            return .array(items.map { element == .date ? Self.isoDate($0) : $0 })
+        case (_, .integer(let v)): return .int(v)
+        case (_, .real(let v)): return .double(v)
+        case (_, .text(let s)): return .string(s)
+        case (_, .null): return .null
+        }
+    }
+
+    private static func isoDate(_ value: RecordValue) -> RecordValue {
+        switch value {
+        case .number(let text): return Double(text).map { .string(DateCoding.format($0, format: .iso8601)) } ?? value
+        case .int(let v): return .string(DateCoding.format(Double(v), format: .iso8601))
+        case .double(let v): return .string(DateCoding.format(v, format: .iso8601))
+        default: return value
+        }
+    }
+}

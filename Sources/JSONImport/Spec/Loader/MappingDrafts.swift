@@ -1,0 +1,59 @@
+/// An entity as read from one file, before names across files are resolved.
+struct EntityDraft {
+    let name: String
+    /// The entity's key in `entities`.
+    let location: SourceLocation
+    var table: String
+    /// The `table` value, or the entity's key when the table is derived.
+    var tableLocation: SourceLocation
+    var primaryKey: [(name: String, location: SourceLocation)] = []
+    /// `true` when `primaryKey` was written, even if it is invalid (avoids follow-on errors).
+    var declaresPrimaryKey = false
+    var attributes: [AttributeDraft] = []
+    var relationships: [RelationshipDraft] = []
+    var root: JSONKeyPath?
+    var cleanup: CleanupPolicy?
+    var hasTimestamps = true
+
+    init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
+        self.table = name
+        self.tableLocation = location
+    }
+
+    var isOwned: Bool { !declaresPrimaryKey }
+}
+
+/// An attribute as read, with what later checks need to know about how it was written.
+struct AttributeDraft {
+    let spec: AttributeSpec
+    /// `false` when the type was invalid: `spec.type` is then a placeholder.
+    let isTypeKnown: Bool
+    /// The `export` value, when written.
+    let exportLocation: SourceLocation?
+}
+
+/// A relationship as read; its target and inverse are checked once every file is read.
+struct RelationshipDraft {
+    let name: String
+    let location: SourceLocation
+    var target: String?
+    var targetLocation: SourceLocation
+    var kind: RelationshipSpec.Kind?
+    var key: JSONKeyPath
+    var by: RelationshipSpec.Reference = .auto
+    var byLocation: SourceLocation?
+    var inverse: String?
+    var inverseLocation: SourceLocation?
+    var policy: RelationshipSpec.Policy = .replace
+    var onDelete: RelationshipSpec.DeleteRule = .nullify
+    var missing: RelationshipSpec.MissingRule = .stub
+
+    init(name: String, location: SourceLocation, key: JSONKeyPath) {
+        self.name = name
+        self.location = location
+        self.targetLocation = location
+        self.key = key
+    }
+}

@@ -1,0 +1,88 @@
+/// Reads mapping files into drafts, checks them, resolves names and links across files, and
+/// builds the ``MappingSpec``; collects every problem as a ``MappingDiagnostic`` on the way.
+///
+/// ```swift
+/// var loader = MappingLoader()
+/// loader.read(file: "Mappings/github.yml", text: text)
+/// let spec = try loader.finish()
+/// ```
+struct MappingLoader {
+    private(set) var diagnostics: [MappingDiagnostic] = []
+    /// Files read so far, in order.
+    private(set) var files: [String] = []
+    /// Every entity read so far, in declaration order (files in reading order).
+    var drafts: [EntityDraft] = []
+    /// The file being read: where node positions point.
+    private(set) var file = ""
+    private var lines: [String: [Substring]] = [:]
+
+    /// Reads one mapping file's text, adding its entities and problems.
+    mutating func read(file path: String, text: String) {
+        file = path
+        files.append(path)
+        // The line breaks libyaml counts; "\r\n" is a single Character in Swift.
+        let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        lines[path] = text.split(omittingEmptySubsequences: false, whereSeparator: breaks.contains)
+        let document: YAMLComposer.Document
+        do {
+            document = try YAMLComposer.compose(text)
+        } catch {
+            report(.syntax, explain(error), at: SourceLocation(file: path, line: error.line, column: error.column))
+            return
+        }
+        for problem in document.problems {
+            report(.syntax, problem.message, at: SourceLocation(file: path, line: problem.line, column: problem.column))
+        }
+        readTopLevel(document.root)
+    }
+
+    /// Checks what spans files and returns the spec, or every problem found.
+    ///
+    /// - Throws: ``MappingLoadError`` with the diagnostics sorted by file, line and column.
+    mutating func finish() throws(MappingLoadError) -> MappingSpec {
+        let resolved = resolve()
+        guard diagnostics.isEmpty else { throw MappingLoadError(diagnostics: sortedDiagnostics()) }
+        return MappingSpec(entities: resolved.entities, links: resolved.links, files: files)
+    }
+
+    /// libyaml's message, with the usual cause named when it points at a tab.
+    private func explain(_ error: YAMLError) -> String {
+        guard let line = lines[file].flatMap({ error.line <= $0.count ? $0[error.line - 1] : nil }),
+            error.column >= 1, line.dropFirst(error.column - 1).first == "\t"
+        else { return error.message }
+        return "tab character where YAML expects spaces (tabs cannot indent YAML): \(error.message)"
+    }
+
+    // MARK: Reporting
+
+    /// Records a problem at `location`.
+    mutating func report(_ code: MappingDiagnostic.Code, _ message: String, at location: SourceLocation) {
+        let fileLines = lines[location.file]
+        let line = fileLines.flatMap {
+            location.line >= 1 && location.line <= $0.count ? String($0[location.line - 1]) : nil
+        }
+        diagnostics.append(MappingDiagnostic(code: code, location: location, message: message, sourceLine: line))
+    }
+
+    /// Records a problem at a node of the file being read.
+    mutating func report(_ code: MappingDiagnostic.Code, _ message: String, at node: YAMLNode) {
+        report(code, message, at: location(of: node))
+    }
+
+    /// Where `node` sits in the file being read.
+    func location(of node: YAMLNode) -> SourceLocation {
+        SourceLocation(file: file, line: node.mark.line, column: node.mark.column)
+    }
+
+    private func sortedDiagnostics() -> [MappingDiagnostic] {
+        let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return diagnostics.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            let (fx, fy) = (order[x.file] ?? -1, order[y.file] ?? -1)
+            if fx != fy { return fx < fy }
+            if x.line != y.line { return x.line < y.line }
+            if x.column != y.column { return x.column < y.column }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The changes between the storage a store was created from and what the mappings need now
+/// (SPEC 5): safe ones are applied in place, data-losing ones only when allowed.
+public struct MigrationPlan: Sendable, Hashable {
+    /// One change, described for people.
+    public struct Change: Sendable, Hashable, CustomStringConvertible {
+        public let description: String
+        /// `true` when applying it can lose stored data.
+        public let losesData: Bool
+    }
+
+    public let changes: [Change]
+
+    public var isEmpty: Bool { changes.isEmpty }
+    public var losesData: Bool { changes.contains { $0.losesData } }
+
+    /// Statements that apply it, in order.
+    let statements: [String]
+}
+
+/// A migration that would lose data was refused.
+public struct MigrationRefused: Error, Sendable, Hashable, CustomStringConvertible {
+    public let plan: MigrationPlan
+
+    public var description: String {
+        let lines = plan.changes.filter(\.losesData).map { "  - \($0.description)" }
+        return "the mappings need changes to the store that would lose data:\n"
+            + lines.joined(separator: "\n")
+            + "\nrun 'jsonimport migrate --allow-data-loss' to apply them"
+    }
+}
+
+enum Migration {
+    /// What it takes to go from `old` to `new`.
+    static func plan(from old: StoreSchemaState, to new: StoreSchemaState) -> MigrationPlan {
+        var changes: [MigrationPlan.Change] = []
+        var statements: [String] = []
+        var rebuilt: Set<String> = []
+
+        for table in new.tables.keys.sorted() where old.tables[table] == nil {
+            changes.append(.init(description: "add table \(table)", losesData: false))
+            statements.append(new.creates[table]!)
+        }
+        for table in old.tables.keys.sorted() where new.tables[table] == nil {
+            changes.append(.init(description: "remove table \(table) and its rows", losesData: true))
+            statements.append("DROP TABLE \(quote(table))")
+        }
+        for table in new.tables.keys.sorted() {
+            guard let oldColumns = old.tables[table], let newColumns = new.tables[table], oldColumns != newColumns else { continue }
+            let oldByName = Dictionary(oldColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
+            let newByName = Dictionary(newColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
+            var losing: [String] = []
+            var adding: [String] = []
+            for (name, definition) in oldByName.sorted(by: { $0.key < $1.key }) {
+                if let now = newByName[name] {
+                    if now != definition { losing.append("change column \(table).\(name) from '\(definition)' to '\(now)'") }
+                } else {
+                    losing.append("remove column \(table).\(name) and its values")
+                }
+            }
+            for definition in newColumns where oldByName[StoreSchemaState.columnName(definition)] == nil {
+                if definition.contains("PRIMARY KEY") || definition.contains("NOT NULL") {
+                    losing.append("add key column \(table).\(StoreSchemaState.columnName(definition))")
+                } else {
+                    adding.append(definition)
+                }
+            }
+            if losing.isEmpty {
+                for definition in adding {
+                    changes.append(.init(description: "add column \(table).\(StoreSchemaState.columnName(definition))", losesData: false))
+                    statements.append("ALTER TABLE \(quote(table)) ADD COLUMN \(definition)")
+                }
+            } else {
+                changes += losing.map { .init(description: $0, losesData: true) }
+                changes += adding.map { .init(description: "add column \(table).\(StoreSchemaState.columnName($0))", losesData: false) }
+                statements += rebuild(table, old: oldColumns, new: new)
+                rebuilt.insert(table)
+            }
+        }
+        for (name, statement) in old.indexes.sorted(by: { $0.key < $1.key }) where new.indexes[name] != statement {
+            guard let table = old.indexTables[name], new.tables[table] != nil, !rebuilt.contains(table) else { continue }
+            let isKey = name.hasSuffix("_key")
+            changes.append(.init(description: isKey ? "change the primary key of \(table)" : "drop index \(name)", losesData: isKey))
+            statements.append("DROP INDEX \(quote(name))")
+        }
+        for (name, statement) in new.indexes.sorted(by: { $0.key < $1.key }) {
+            let table = new.indexTables[name] ?? ""
+            guard old.indexes[name] != statement || rebuilt.contains(table) else { continue }
+            if old.indexes[name] == nil && old.tables[table] != nil && !rebuilt.contains(table) {
+                changes.append(.init(description: "add index \(name)", losesData: false))
+            }
+            statements.append(statement)
+        }
+        return MigrationPlan(changes: changes, statements: statements)
+    }
+
+    /// Recreates `table` with its new columns, copying the columns both versions have.
+    private static func rebuild(_ table: String, old: [String], new: StoreSchemaState) -> [String] {
+        let kept = Set(old.map(StoreSchemaState.columnName))
+        let common = new.tables[table]!.map(StoreSchemaState.columnName).filter(kept.contains).map(quote)
+        let temporary = "\(table)__migrating"
+        let create = new.creates[table]!.replacingOccurrences(
+            of: "CREATE TABLE \(quote(table))", with: "CREATE TABLE \(quote(temporary))")
+        let list = common.joined(separator: ", ")
+        return [
+            create,
+            "INSERT INTO \(quote(temporary)) (\(list)) SELECT \(list) FROM \(quote(table))",
+            "DROP TABLE \(quote(table))",
+            "ALTER TABLE \(quote(temporary)) RENAME TO \(quote(table))",
+        ]
+    }
+}

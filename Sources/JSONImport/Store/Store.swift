@@ -1,0 +1,84 @@
+import Foundation
+
+/// An open store: one SQLite connection, the mappings it serves, and the import plans.
+///
+/// Not `Sendable`; ``Mapper`` owns one and serializes access to it.
+final class Store {
+    let connection: SQLiteConnection
+    let spec: MappingSpec
+    let plan: ImportPlan
+
+    /// Where a store lives and whether opening may create it.
+    struct Location {
+        let path: String
+        let create: Bool
+    }
+
+    /// Opens the store at `location` for `spec`: creates the storage in a new store, applies
+    /// safe migrations, and refuses data-losing ones unless `allowDataLoss`.
+    init(_ location: Location, spec: MappingSpec, busyTimeout: Double, allowDataLoss: Bool = false) throws {
+        let isMemory = location.path == ":memory:"
+        if !isMemory && !location.create && !FileManager.default.fileExists(atPath: location.path) {
+            throw StoreError(.notFound, "store '\(location.path)' does not exist")
+        }
+        self.connection = try SQLiteConnection(path: location.path, create: location.create, busyTimeout: busyTimeout)
+        self.spec = spec
+        self.plan = ImportPlan(spec: spec)
+        try prepareSchema(allowDataLoss: allowDataLoss)
+    }
+
+    /// The changes the store needs to match the mappings (empty when it matches).
+    func pendingMigration() throws -> MigrationPlan {
+        guard let recorded = try recordedState() else { return MigrationPlan(changes: [], statements: []) }
+        return Migration.plan(from: recorded, to: StoreSchemaState(StorageSchema(spec: spec)))
+    }
+
+    private func prepareSchema(allowDataLoss: Bool) throws {
+        try connection.transaction {
+            guard let recorded = try recordedState() else {
+                try requireEmpty()
+                for statement in StorageSchema(spec: spec).statements { try connection.execute(statement) }
+                try record(StoreSchemaState(StorageSchema(spec: spec)))
+                return
+            }
+            let wanted = StoreSchemaState(StorageSchema(spec: spec))
+            guard recorded != wanted else { return }
+            let migration = Migration.plan(from: recorded, to: wanted)
+            if migration.losesData && !allowDataLoss { throw MigrationRefused(plan: migration) }
+            try connection.execute("PRAGMA defer_foreign_keys = ON")
+            for statement in migration.statements { try connection.execute(statement) }
+            try record(wanted)
+        }
+    }
+
+    /// The schema the store records, or `nil` for a store without one (a new file).
+    private func recordedState() throws -> StoreSchemaState? {
+        let table = StorageSchema.metadataTable
+        let exists = try connection.rows(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
+        guard !exists.isEmpty else { return nil }
+        let rows = try connection.rows("SELECT \"value\" FROM \(quote(table)) WHERE \"key\" = 'schema'")
+        guard case .text(let json)? = rows.first?.first,
+            let state = try? JSONDecoder().decode(StoreSchemaState.self, from: Data(json.utf8))
+        else {
+            throw StoreError(.corrupt, "store '\(connection.path)' has no readable schema record")
+        }
+        return state
+    }
+
+    private func requireEmpty() throws {
+        let tables = try connection.rows("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        if case .integer(let count)? = tables.first?.first, count > 0 {
+            throw StoreError(.corrupt, "'\(connection.path)' is a database but not a JSONImport store")
+        }
+    }
+
+    private func record(_ state: StoreSchemaState) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(state), as: UTF8.self)
+        try connection.run(
+            "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('schema', ?), ('format', '1') "
+                + "ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"", [.text(json)])
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import JSONImport
+
+@Suite struct ImportSemanticsTests {
+    @Test func importingNullClearsAttributeButMissingKeyKeepsIt() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "login": "ana", "name": "Ana", "score": 1.5}"#, as: "User")
+        let report = try mapper.importJSON(#"{"id": 1, "name": null}"#, as: "User")
+        #expect(report.counts(for: "User").list == [0, 1, 0, 0])
+        let rows = try mapper.rows(#"SELECT login, name, score FROM "User""#)
+        #expect(rows == [[.text("ana"), .null, .real(1.5)]])
+    }
+
+    @Test func abortRollsBackEverythingAndNamesThePath() throws {
+        let mapper = try makeMapper()
+        let payload = #"[{"id": 1, "login": "a"}, {"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "name": "y", "stars": "many"}]}]"#
+        #expect {
+            try mapper.importJSON(payload, as: "User")
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            let issue = error.report.errors.first
+            return error.code == .invalidRecord && issue?.record == 1 && issue?.path == "$[1].repos[1].stars"
+                && issue?.message == #"expected int, found string "many""#
+        }
+        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
+    }
+
+    @Test func skipLeavesOutTheBadRecordWholeAndKeepsTheRest() throws {
+        let mapper = try makeMapper()
+        let payload = #"[{"id": 1, "login": "a"}, {"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "stars": -1, "name": "y"}]}, {"id": 3}]"#
+        let report = try mapper.importJSON(payload, as: "User", options: .init(onError: .skip))
+        #expect(report.records == 3)
+        #expect(report.skipped == 1)
+        #expect(report.errors.map(\.path) == ["$[1].repos[1].stars"])
+        #expect(report.counts(for: "User").list == [2, 0, 0, 0])
+        #expect(report.counts(for: "Repo").list == [0, 0, 0, 0])
+        #expect(try mapper.rows(#"SELECT id FROM "User" ORDER BY id"#) == [[.integer(1)], [.integer(3)]])
+        #expect(try mapper.rows(#"SELECT count(*) FROM "Repo""#) == [[.integer(0)]])
+    }
+
+    @Test func ownedOneIsUpdatedInPlace() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "address": {"street": "A", "city": "Oslo"}}"#, as: "User")
+        let report = try mapper.importJSON(#"{"id": 1, "address": {"street": "B", "city": "Oslo"}}"#, as: "User")
+        #expect(report.counts(for: "Address").list == [0, 1, 0, 0])
+        #expect(report.counts(for: "User").list == [0, 0, 1, 0])
+        #expect(try mapper.rows(#"SELECT street FROM "Address""#) == [[.text("B")]])
+    }
+
+    @Test func tagsNoLongerLinkedAreRemovedByCleanup() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}, {"name": "b"}]}, {"id": 6, "name": "y", "tags": [{"name": "b"}]}]}"#, as: "User")
+        let report = try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "c"}]}, {"id": 6, "name": "y", "tags": [{"name": "b"}]}]}"#, as: "User")
+        #expect(report.orphansRemoved.map(\.entity) == ["Tag"])
+        #expect(report.counts(for: "Tag").list == [1, 0, 1, 1])
+        #expect(try mapper.rows(#"SELECT name FROM "Tag" ORDER BY name"#) == [[.text("b")], [.text("c")]])
+    }
+
+    @Test func referencesByIdCreateStubsThatRecordsLaterFill() throws {
+        let mapper = try makeMapper()
+        let first = try mapper.importJSON(#"{"id": 1, "follower_ids": [2, 3]}"#, as: "User")
+        #expect(first.stubs.map(\.count) == [2])
+        #expect(first.counts(for: "User").list == [3, 0, 0, 0])
+        let second = try mapper.importJSON(#"{"id": 2, "login": "bo"}"#, as: "User")
+        #expect(second.stubs.isEmpty)
+        #expect(second.counts(for: "User").list == [0, 1, 0, 0])
+        #expect(try mapper.rows(#"SELECT id, _stub FROM "User" ORDER BY id"#)
+            == [[.integer(1), .integer(0)], [.integer(2), .integer(0)], [.integer(3), .integer(1)]])
+    }
+
+    @Test func backSideImportSetsTheForwardLink() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
+        let report = try mapper.importJSON(#"[{"id": 5, "name": "x", "owner": 1}, {"id": 6, "name": "y", "owner": {"id": 2, "login": "b"}}]"#, as: "Repo")
+        #expect(report.counts(for: "Repo").list == [2, 0, 0, 0])
+        #expect(report.counts(for: "User").list == [1, 1, 0, 0])
+        let users = try mapper.records(RecordQuery(entity: "User", fields: ["id", "repos"]))
+        #expect(users.map { RecordValue.object($0).jsonText } == [#"{"id":1,"repos":[5]}"#, #"{"id":2,"repos":[6]}"#])
+    }
+
+    @Test func movingARepoToAnotherOwnerTouchesBothOwners() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}, {"id": 2, "repos": []}]"#, as: "User")
+        let report = try mapper.importJSON(#"{"id": 2, "repos": [{"id": 5, "name": "x"}]}"#, as: "User")
+        #expect(report.counts(for: "User").list == [0, 2, 0, 0])
+        #expect(report.counts(for: "Repo").list == [0, 1, 0, 0])
+    }
+
+    @Test func jsonLinesReportLineNumbers() throws {
+        let mapper = try makeMapper()
+        let payload = "{\"id\": 1}\n\n{\"id\": \"x\"}\n"
+        #expect {
+            try mapper.importData(Data(payload.utf8), as: "User", options: .init(format: .jsonl))
+        } throws: { error in
+            let issue = (error as? ImportError)?.report.errors.first
+            return issue?.record == 1 && issue?.line == 3 && issue?.path == "$.id"
+        }
+    }
+
+    @Test func syntaxErrorsGiveLineAndColumn() throws {
+        let mapper = try makeMapper()
+        #expect {
+            try mapper.importJSON("[{\"id\": 1},\n {\"id\": 2,]", as: "User")
+        } throws: { error in
+            (error as? ImportError)?.code == .invalidJSON && "\(error)".hasPrefix("<data>:2:")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import JSONImport
+
+@Suite struct ImportSmokeTests {
+    let payload = """
+        [
+          {"id": 1, "login": "ana", "contact": {"email": "a@x.io"}, "created_at": "2024-01-02T03:04:05Z",
+           "address": {"street": "Main St", "city": "Oslo"},
+           "repos": [{"id": 10, "name": "kit", "stars": 5, "tags": [{"name": "Swift"}, {"name": "cli"}]},
+                     {"id": 11, "name": "db", "tags": [{"name": "swift"}]}],
+           "follower_ids": [2, 99]},
+          {"id": 2, "login": "bo", "repos": [], "follower_ids": [1]}
+        ]
+        """
+
+    @Test func freshImportInsertsEveryRowAndReimportIsUnchanged() throws {
+        let mapper = try makeMapper()
+        let first = try mapper.importJSON(payload, as: "User")
+        #expect(first.records == 2)
+        #expect(first.counts(for: "User").list == [3, 0, 0, 0])
+        #expect(first.counts(for: "Repo").list == [2, 0, 0, 0])
+        #expect(first.counts(for: "Tag").list == [2, 0, 0, 0])
+        #expect(first.counts(for: "Address").list == [1, 0, 0, 0])
+        #expect(first.stubs.map(\.count) == [1])
+        let second = try mapper.importJSON(payload, as: "User")
+        #expect(second.counts(for: "User").list == [0, 0, 2, 0])
+        #expect(second.counts(for: "Repo").list == [0, 0, 2, 0])
+        #expect(second.counts(for: "Address").list == [0, 0, 1, 0])
+        #expect(second.counts(for: "Tag").list == [0, 0, 2, 0])
+        print(second.json())
+    }
+}

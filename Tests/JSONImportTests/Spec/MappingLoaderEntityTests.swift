@@ -1,0 +1,273 @@
+import Testing
+
+@testable import JSONImport
+
+/// SPEC 1.1: entity keys, names and tables.
+@Suite struct MappingLoaderEntityTests {
+    @Test func primaryKeyIsAnAttributeNameOrAList() throws {
+        let spec = try MappingSpec.load(
+            yaml: """
+                entities:
+                  Member:
+                    primaryKey: [team, login]
+                    attributes: {team: string, login: string, joined: date}
+                  Tag:
+                    primaryKey: name
+                    attributes: {name: string}
+                """)
+        #expect(spec.entity(named: "Member")?.primaryKey == ["team", "login"])
+        #expect(spec.entity(named: "Tag")?.primaryKey == ["name"])
+        #expect(spec.entity(named: "Tag")?.keyAttributes.map(\.name) == ["name"])
+    }
+
+    @Test func primaryKeyMustNameUsableAttributes() {
+        let yaml = """
+            entities:
+              User:
+                primaryKey: [id, idd, meta, born, tags, id]
+                attributes:
+                  id: int
+                  meta: json
+                  born: date
+                  tags: "[string]"
+            """
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:3:22: error: primary key 'idd' names no attribute of 'User' (did you mean 'id'?)",
+                "m.yml:3:27: error: primary-key attribute 'meta' has type json; json, date and array types cannot be keys",
+                "m.yml:3:33: error: primary-key attribute 'born' has type date; json, date and array types cannot be keys",
+                "m.yml:3:39: error: primary-key attribute 'tags' has type [string]; json, date and array types cannot be keys",
+                "m.yml:3:45: error: primary key lists 'id' twice",
+            ])
+        #expect(
+            loadErrors("entities:\n  User:\n    primaryKey: []\n    attributes: {id: int}\n") == [
+                "m.yml:3:17: error: 'primaryKey' lists no attribute"
+            ])
+    }
+
+    @Test func primaryKeyAttributeCannotBeLeftOutOfExport() throws {
+        #expect(
+            renderedError(
+                "entities:\n  User:\n    primaryKey: id\n    attributes:\n      id: {type: int, export: false}\n")
+                    == """
+                    m.yml:5:31: error: primary-key attribute 'id' cannot be 'export: false': exports must keep the key
+                          id: {type: int, export: false}
+                                                  ^
+                    """)
+        let spec = try MappingSpec.load(yaml: userMapping("  secret: {type: string, export: false}"))
+        #expect(spec.entity(named: "User")?.attribute(named: "secret")?.isExported == false)
+    }
+
+    @Test func attributesAreRequiredAndNonEmpty() {
+        #expect(
+            loadErrors("entities:\n  User:\n    primaryKey: id\n") == [
+                "m.yml:2:3: error: entity 'User' has no 'attributes'"
+            ])
+        #expect(
+            loadErrors("entities:\n  User:\n    attributes: {}\n") == [
+                "m.yml:3:5: error: entity 'User' needs at least one attribute"
+            ])
+        #expect(
+            loadErrors("entities:\n  User:\n    attributes:\n") == [
+                "m.yml:3:5: error: entity 'User' needs at least one attribute"
+            ])
+        #expect(
+            loadErrors("entities:\n  User:\n") == [
+                "m.yml:2:3: error: entity 'User' has no 'attributes'"
+            ])
+    }
+
+    @Test func unknownEntityKeysSuggestTheClosest() {
+        #expect(
+            loadErrors("entities:\n  User:\n    primarykey: id\n    attributes: {id: int}\n    tabel: users\n") == [
+                "m.yml:3:5: error: unknown key 'primarykey' in entity 'User' (did you mean 'primaryKey'?)",
+                "m.yml:5:5: error: unknown key 'tabel' in entity 'User' (did you mean 'table'?)",
+            ])
+    }
+
+    @Test func entityNamesFollowTheNamingRule() {
+        let yaml = """
+            entities:
+              my-user:
+                attributes: {id: int}
+              _Hidden:
+                attributes: {id: int}
+              Fine2:
+                attributes: {id: int}
+            """
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:2:3: error: invalid entity name 'my-user': names must match [A-Za-z_][A-Za-z0-9_]*",
+                "m.yml:4:3: error: invalid entity name '_Hidden': names beginning with '_' are reserved",
+            ])
+    }
+
+    @Test func propertyNamesFollowTheNamingRule() {
+        #expect(
+            loadErrors(
+                userMapping(
+                    "  2fa: bool", "  _id: int", "  ok_2: int", "relationships:", "  _owner: {to: User, kind: one}"))
+                == [
+                    "m.yml:6:7: error: invalid property name '2fa': names must match [A-Za-z_][A-Za-z0-9_]*",
+                    "m.yml:7:7: error: invalid property name '_id': names beginning with '_' are reserved",
+                    "m.yml:10:7: error: invalid property name '_owner': names beginning with '_' are reserved",
+                ])
+    }
+
+    @Test func entityNamesAreUniqueAcrossFiles() {
+        let user = "entities:\n  User:\n    attributes: {id: int}\n"
+        #expect(
+            loadErrors(files: [("a.yml", user), ("b.yml", user)]) == [
+                "b.yml:2:3: error: duplicate entity 'User', first declared at a.yml:2:3"
+            ])
+        #expect(
+            loadErrors(user + "  User:\n    attributes: {id: int}\n") == [
+                "m.yml:4:3: error: duplicate entity 'User', first declared at m.yml:2:3"
+            ])
+    }
+
+    @Test func attributesAndRelationshipsShareOneNamespace() {
+        #expect(
+            loadErrors(
+                userMapping("  name: string", "  Name: string", "relationships:", "  name: {to: User, kind: one}")) == [
+                    "m.yml:7:7: error: duplicate property 'Name' in entity 'User' (as 'name'; column names ignore case), first declared at m.yml:6:7",
+                    "m.yml:9:7: error: duplicate property 'name' in entity 'User', first declared at m.yml:6:7",
+                ])
+    }
+
+    @Test func keyStyleComesFromEntityThenFileDefaultsThenAsIs() throws {
+        let yaml = """
+            defaults:
+              keyStyle: snake_case
+            entities:
+              User:
+                attributes:
+                  createdAt: date
+                  htmlURL: url
+                  email: {type: string, key: contact.email}
+                relationships:
+                  followerIds: {to: User, kind: many}
+              Repo:
+                keyStyle: kebab-case
+                attributes: {createdAt: date, odd: {type: string, key: [a.b, c]}}
+              Camel:
+                keyStyle: camelCase
+                attributes: {created_at: date, html_URL: url, plain: string}
+            """
+        let spec = try MappingSpec.load(files: [
+            ("a.yml", yaml), ("b.yml", "entities:\n  Other:\n    attributes: {createdAt: date}\n"),
+        ])
+        let user = try #require(spec.entity(named: "User"))
+        #expect(user.attributes.map(\.key.segments) == [["created_at"], ["html_url"], ["contact", "email"]])
+        #expect(user.relationship(named: "followerIds")?.key.segments == ["follower_ids"])
+        let repo = try #require(spec.entity(named: "Repo"))
+        #expect(repo.attributes.map(\.key.segments) == [["created-at"], ["a.b", "c"]])
+        #expect(spec.entity(named: "Camel")?.attributes.map(\.key.description) == ["createdAt", "htmlURL", "plain"])
+        #expect(spec.entity(named: "Other")?.attributes.map(\.key.description) == ["createdAt"])
+    }
+
+    @Test func keyStyleMustBeKnown() {
+        #expect(
+            loadErrors(userMapping("keyStyle: snake_cas")) == [
+                "m.yml:6:15: error: invalid keyStyle 'snake_cas' (did you mean 'snake_case'?)"
+            ])
+    }
+
+    @Test func rootIsAKeyPath() throws {
+        let spec = try MappingSpec.load(yaml: userMapping("root: data.items"))
+        #expect(spec.entity(named: "User")?.root == JSONKeyPath(segments: ["data", "items"]))
+        let literal = try MappingSpec.load(yaml: userMapping("root: [data.v1, items]"))
+        #expect(literal.entity(named: "User")?.root == JSONKeyPath(segments: ["data.v1", "items"]))
+        #expect(
+            loadErrors(userMapping("root: data..items")) == [
+                "m.yml:6:11: error: invalid key path for 'root': segments must not be empty"
+            ])
+        #expect(
+            loadErrors(userMapping("root: {a: b}")) == [
+                "m.yml:6:11: error: expected a string for 'root', found a mapping"
+            ])
+    }
+
+    @Test func tableDefaultsToTheEntityName() throws {
+        let spec = try MappingSpec.load(
+            yaml: userMapping() + "  Repo:\n    table: repositories\n    attributes: {id: int}\n")
+        #expect(spec.entities.map(\.table) == ["User", "repositories"])
+    }
+
+    @Test func tablesAreUniqueIgnoringCase() {
+        let yaml =
+            userMapping() + """
+                  Member:
+                    table: user
+                    attributes: {id: int}
+                  users:
+                    attributes: {id: int}
+                  Account:
+                    table: users
+                    attributes: {id: int}
+                  Bad:
+                    table: my table
+                    attributes: {id: int}
+                  Internal:
+                    table: sqlite_stats
+                    attributes: {id: int}
+                """
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:7:12: error: table 'user' of entity 'Member' is already the table of entity 'User'",
+                "m.yml:12:12: error: table 'users' of entity 'Account' is already the table of entity 'users'",
+                "m.yml:15:12: error: invalid table name 'my table': names must match [A-Za-z_][A-Za-z0-9_]*",
+                "m.yml:18:12: error: table name 'sqlite_stats' of entity 'Internal' is reserved (names beginning with 'sqlite_' belong to SQLite)",
+            ])
+    }
+
+    @Test func linkTablesMustNotCollideWithEntityTables() {
+        let yaml =
+            userMapping("relationships:", "  repos: {to: User_repos, kind: many}") + """
+                  User_repos:
+                    attributes: {id: int}
+                """
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:7:7: error: link table 'User_repos' of 'User.repos' collides with the table of entity 'User_repos'"
+            ])
+    }
+
+    @Test func cleanupDefaultsToOrphansForOwnedEntities() throws {
+        let spec = try MappingSpec.load(
+            yaml: userMapping() + """
+                  Address:
+                    attributes: {street: string}
+                  Log:
+                    cleanup: none
+                    attributes: {line: string}
+                  Tag:
+                    primaryKey: name
+                    cleanup: orphans
+                    attributes: {name: string}
+                """)
+        #expect(spec.entities.map(\.cleanup) == [.none, .orphans, .none, .orphans])
+        #expect(spec.entities.map(\.isOwned) == [false, true, true, false])
+        #expect(
+            loadErrors(userMapping("cleanup: orphan")) == [
+                "m.yml:6:14: error: invalid cleanup 'orphan' (did you mean 'orphans'?)"
+            ])
+    }
+
+    @Test func timestampsDefaultToTrue() throws {
+        let spec = try MappingSpec.load(
+            yaml: userMapping() + "  Log:\n    timestamps: false\n    attributes: {line: string}\n")
+        #expect(spec.entities.map(\.hasTimestamps) == [true, false])
+        #expect(
+            loadErrors(userMapping("timestamps: no")) == [
+                "m.yml:6:17: error: expected true or false for 'timestamps', found string \"no\""
+            ])
+    }
+
+    @Test func entityBodyMustBeAMapping() {
+        #expect(
+            loadErrors("entities:\n  User: [id]\n") == [
+                "m.yml:2:9: error: expected a mapping in entity 'User', found a list"
+            ])
+    }
+}
