@@ -74,7 +74,8 @@ enum MappingFixtures {
 
         """
 
-    /// Three mistakes over two files; each line says where the loader must point.
+    /// Four mistakes over two files: an unknown type, an unknown entity, a misspelt key (so
+    /// `Repo` has no attributes).
     static let invalid: [String: String] = [
         "a.yml": """
             entities:
