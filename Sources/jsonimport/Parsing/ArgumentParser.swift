@@ -109,15 +109,17 @@ struct ArgumentParser {
         throw .usage(message, token: value, candidates: allowed)
     }
 
-    /// Hands positionals to the declared arguments in order; a repeatable one takes the rest.
+    /// Hands positionals to the declared arguments in order. A required argument takes the next
+    /// value; an optional or repeatable one takes what the required arguments after it leave.
     private func assign(_ positionals: [String], into parsed: inout ParsedArguments) throws(CLIError) {
         var remaining = positionals[...]
         for (position, argument) in arguments.enumerated() {
             let laterRequired = arguments[(position + 1)...].filter { !$0.isOptional }.count
-            let available = max(0, remaining.count - laterRequired)
-            let count = argument.isRepeatable ? available : min(1, available)
+            let spare = max(0, remaining.count - laterRequired)
+            var count = argument.isRepeatable ? spare : min(1, spare)
             if count == 0 && !argument.isOptional {
-                throw .usage("missing argument '\(argument.name)'")
+                guard !remaining.isEmpty else { throw .usage("missing argument '\(argument.name)'") }
+                count = 1
             }
             for value in remaining.prefix(count) { parsed.append(argument: value, to: argument.name) }
             remaining = remaining.dropFirst(count)
