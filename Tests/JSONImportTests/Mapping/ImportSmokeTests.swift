@@ -31,3 +31,25 @@ import Testing
         print(second.json())
     }
 }
+
+@Suite struct ExampleMappingsTests {
+    /// The repository's example mappings and payloads import cleanly, and again unchanged.
+    @Test func examplesImportAndReimportUnchanged() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let mapper = try Mapper(mappings: root.appendingPathComponent("Mappings").path, store: .inMemory)
+        let users = root.appendingPathComponent("Examples/github/users.json").path
+        let first = try mapper.importFile(users, as: "User")
+        #expect(first.counts(for: "User").inserted > 0)
+        let again = try mapper.importFile(users, as: "User")
+        #expect(again.changes.allSatisfy { $0.counts.inserted == 0 && $0.counts.updated == 0 && $0.counts.deleted == 0 })
+        let update = try mapper.importFile(root.appendingPathComponent("Examples/github/users-update.json").path, as: "User")
+        print(update.text)
+        let authors = try mapper.importFile(root.appendingPathComponent("Examples/blog/authors.json").path, as: "Author")
+        print(authors.text)
+        let articles = try mapper.importFile(root.appendingPathComponent("Examples/blog/articles.json").path, as: "Article")
+        print(articles.text)
+        let jsonl = try mapper.importFile(root.appendingPathComponent("Examples/github/users.jsonl").path, as: "User")
+        print(jsonl.text)
+    }
+}
