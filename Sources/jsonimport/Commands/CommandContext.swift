@@ -7,6 +7,8 @@ struct CommandContext {
     /// `true` when a progress bar may be drawn: stderr is a terminal and neither `--quiet`
     /// nor `--no-progress` was given.
     let showsProgress: Bool
+    /// For progress drawn while `run` works (`output.diagnostic`); results belong in `render`.
+    let output: Output
 
     /// Loads and validates the mappings named by `--mappings`.
     ///

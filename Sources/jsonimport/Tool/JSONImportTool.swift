@@ -70,7 +70,8 @@ struct JSONImportTool {
         output.isQuiet = globals.isQuiet
         let context = CommandContext(
             globals: globals, environment: environment,
-            showsProgress: output.isErrorTerminal && !globals.isQuiet && !globals.isProgressDisabled)
+            showsProgress: output.isErrorTerminal && !globals.isQuiet && !globals.isProgressDisabled,
+            output: output)
         let result = try command.run(in: context)
         command.render(result, to: output)
         return finish(.success)

@@ -28,7 +28,7 @@ final class Output {
         standardOutput.write(text)
     }
 
-    /// Writes diagnostics to standard error; only ``ErrorReport`` and progress use it.
+    /// Writes to standard error: rendered error reports and progress, never results.
     func diagnostic(_ text: String) {
         standardOutput.flush()
         standardError.write(text)
