@@ -71,9 +71,14 @@ struct RowTracker {
     }
 
     /// Forgets rows deleted from the store, counting those that existed before the import.
-    mutating func removed(_ entity: Int, _ rows: [Int64], asOrphans: Bool) {
-        guard !rows.isEmpty else { return }
-        let gone = Set(rows)
+    ///
+    /// - Returns: for each row, whether it existed before the import (rows the import both
+    ///   created and deleted count nowhere).
+    @discardableResult
+    mutating func removed(_ entity: Int, _ rows: [Int64], asOrphans: Bool) -> [Bool] {
+        guard !rows.isEmpty else { return [] }
+        var result: [Bool] = []
+        result.reserveCapacity(rows.count)
         for row in rows {
             let existed = statuses[entity].removeValue(forKey: row) != .inserted
             seen[entity].remove(row)
@@ -82,8 +87,13 @@ struct RowTracker {
                 deleted[entity] += 1
                 if asOrphans { orphansRemoved[entity] += 1 }
             }
+            result.append(existed)
         }
-        identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+        if !identities[entity].isEmpty {
+            let gone = Set(rows)
+            identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+        }
+        return result
     }
 
     // MARK: Savepoints
