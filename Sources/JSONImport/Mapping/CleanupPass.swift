@@ -1,21 +1,43 @@
 /// The clean-up pass (SPEC 2.5): keeps every row reachable from a root (a row of an entity
 /// without `cleanup: orphans`) along forward links, and deletes the other rows of `orphans`
 /// entities. Set-based: reachability spreads through temporary tables a frontier at a time,
-/// so rings of rows that only link to each other are removed too.
+/// so chains collapse in one pass and rings of rows that only link to each other are removed
+/// too. Back sides add no links, so they never keep a row alive.
+///
+/// The unreachable rows are deleted through a ``Deleter``, with their own `onDelete` rules:
+/// when a cascade deletes rows beyond them, reachability is computed again.
 struct CleanupPass {
     let connection: SQLiteConnection
     let plan: ImportPlan
 
-    /// A row the pass deleted.
-    struct Removed {
-        let entity: Int
-        let row: Int64
-        let key: [StoredValue]
+    /// Deletes every unreachable row of the `orphans` entities (reason `orphan`; rows their
+    /// cascades reach, `cascade`), counting them in `tracker`.
+    ///
+    /// - Returns: the deleted rows that existed before the operation.
+    /// - Throws: ``DeleteError`` when an orphan's `deny` relationship refuses, ``StoreError``.
+    func run(_ deleter: Deleter, tracker: inout RowTracker) throws -> [Deletion] {
+        var deletions: [Deletion] = []
+        let followedCascades = deleter.followsCascades
+        deleter.followsCascades = true
+        defer { deleter.followsCascades = followedCascades }
+        while true {
+            try deleter.reset()
+            guard try markUnreachable(deleter) > 0 else { break }
+            let outcome = try deleter.apply(.orphan, tracker: &tracker)
+            deletions += outcome.deletions
+            // Unreachable rows link to nothing reachable that their removal could orphan;
+            // rows a cascade deleted beyond them might.
+            guard outcome.cascaded > 0 else { break }
+        }
+        return deletions
     }
 
-    func run() throws(StoreError) -> [Removed] {
+    /// Marks every row of the `orphans` entities that no root reaches.
+    ///
+    /// - Returns: how many rows were marked.
+    func markUnreachable(_ deleter: Deleter) throws(StoreError) -> Int {
         let orphans = plan.entities.filter { $0.spec.cleanup == .orphans }
-        guard !orphans.isEmpty else { return [] }
+        guard !orphans.isEmpty else { return 0 }
         for entity in orphans {
             for name in ["reach", "front", "next"] {
                 try connection.execute(
@@ -50,19 +72,12 @@ struct CleanupPass {
                 try connection.execute("INSERT OR IGNORE INTO \(table("next", target)) " + targets(of: link, from: source))
             }
         }
-        var removed: [Removed] = []
+        var marked = 0
         for entity in orphans {
-            let keys = entity.spec.primaryKey.map(quote)
-            let statement = try connection.statement(
-                "DELETE FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(table("reach", entity))) RETURNING "
-                    + ([entity.rowID] + keys).joined(separator: ", "))
-            while try statement.step() {
-                removed.append(Removed(
-                    entity: entity.index, row: statement.int64(at: 0),
-                    key: (0..<keys.count).map { statement.value(at: 1 + $0) }))
-            }
+            marked += try deleter.mark(
+                entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(table("reach", entity)))")
         }
-        return removed
+        return marked
     }
 
     private func table(_ name: String, _ entity: EntityPlan) -> String {

@@ -22,6 +22,7 @@ struct ImportRun {
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser()
 
+        var skippedKeys: [[StoredValue]] = []
         try connection.execute("BEGIN IMMEDIATE")
         do {
             for source in sources {
@@ -33,19 +34,11 @@ struct ImportRun {
                     if let issue = try importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
+                        if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
                     }
                 }
             }
-            var deletions: [Deletion] = []
-            if options.cleanup && importer.tracker.mayHaveOrphans {
-                let removed = try CleanupPass(connection: connection, plan: store.plan).run()
-                for (index, rows) in Dictionary(grouping: removed, by: \.entity) {
-                    importer.tracker.removed(index, rows.map(\.row), asOrphans: true)
-                }
-                deletions += removed.map {
-                    Deletion(entity: store.plan.entities[$0.entity].spec.name, key: $0.key, reason: .orphan)
-                }
-            }
+            let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)
             fill(&report, from: importer)
             if options.explain { report.deletions = deletions }
@@ -119,22 +112,7 @@ struct ImportRun {
     }
 
     private func fill(_ report: inout ImportReport, from importer: Importer) {
-        let tracker = importer.tracker
-        for plan in store.plan.entities {
-            var counts = ImportReport.Counts()
-            for status in tracker.statuses[plan.index].values {
-                switch status {
-                case .inserted: counts.inserted += 1
-                case .updated: counts.updated += 1
-                case .unchanged: counts.unchanged += 1
-                }
-            }
-            counts.deleted = tracker.deleted[plan.index]
-            let name = plan.spec.name
-            if counts != ImportReport.Counts() { report.changes.append((name, counts)) }
-            if tracker.orphansRemoved[plan.index] > 0 { report.orphansRemoved.append((name, tracker.orphansRemoved[plan.index])) }
-            if !tracker.stubs[plan.index].isEmpty { report.stubs.append((name, tracker.stubs[plan.index].count)) }
-        }
+        report.addCounts(from: importer.tracker, plan: store.plan)
         report.skippedLinks = importer.skippedLinks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
