@@ -1,4 +1,5 @@
 internal import CSimdJSON
+import Foundation
 
 /// A parsed, validated JSON document: a flat tape of nodes in document order.
 struct JSONDocument {
@@ -97,7 +98,9 @@ struct JSONValue {
 
     /// Looks up a member by its UTF-8 key bytes.
     func member(utf8 key: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        for (name, value) in members where name.elementsEqual(key) { return value }
+        for (name, value) in members where name.count == key.count {
+            if key.isEmpty || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0 { return value }
+        }
         return nil
     }
 

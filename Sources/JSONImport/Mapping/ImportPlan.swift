@@ -80,7 +80,7 @@ final class EntityPlan {
 }
 
 /// One attribute, ready to read from JSON.
-struct AttributePlan {
+final class AttributePlan {
     let spec: AttributeSpec
     /// Key path segments as UTF-8, compared against JSON member keys without allocating.
     let path: [[UInt8]]
@@ -96,10 +96,12 @@ struct AttributePlan {
 }
 
 /// One relationship, ready to import.
-struct RelationshipPlan {
+final class RelationshipPlan {
     let spec: RelationshipSpec
     let target: Int
     let path: [[UInt8]]
+    /// The key path as JSON paths in errors show it.
+    let pathLabel: String
     let storage: Storage
     /// Whether rows at the other end read this link (so a change touches them).
     let otherSideReads: Bool
@@ -116,6 +118,20 @@ struct RelationshipPlan {
 
     /// The statements that read and write this relationship's links.
     let sql: LinkSQL
+
+    init(
+        spec: RelationshipSpec, target: Int, path: [[UInt8]], storage: Storage, otherSideReads: Bool,
+        isTargetOwned: Bool, sql: LinkSQL
+    ) {
+        self.spec = spec
+        self.target = target
+        self.path = path
+        self.pathLabel = spec.key.description
+        self.storage = storage
+        self.otherSideReads = otherSideReads
+        self.isTargetOwned = isTargetOwned
+        self.sql = sql
+    }
 
     var columnName: String? {
         if case .selfColumn(let column, _) = storage { return column }

@@ -115,24 +115,18 @@ extension Importer {
     ) throws(RecordError) {
         let isAppend = relationship.spec.policy == .append && relationship.spec.kind == .many
         if json == nil && isAppend { return }
-        var elements: [JSONValue] = []
-        if let json {
-            if relationship.spec.kind == .many {
-                guard json.kind == .array else {
-                    throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
-                }
-                elements = Array(json.elements)
-            } else {
-                elements = [json]
-            }
+        let isMany = relationship.spec.kind == .many
+        if let json, isMany, json.kind != .array {
+            throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
         }
         let current = isNew ? [] : try currentLinks(relationship, of: entity, row: row)
         var targets: [Int64] = []
         var presetPrevious: [Int64: Int64?] = [:]
         var seen = Set<Int64>()
         let preset = presetFor(relationship, row: row)
-        for (i, element) in elements.enumerated() {
-            if relationship.spec.kind == .many { path.append(.index(i)) }
+        var i = 0
+        func each(_ element: JSONValue) throws(RecordError) {
+            if isMany { path.append(.index(i)) }
             let owned = relationship.isTargetOwned && i < current.count ? current[i] : nil
             if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
                 seen.insert(outcome.row).inserted
@@ -140,7 +134,15 @@ extension Importer {
                 targets.append(outcome.row)
                 if preset != nil, element.kind == .object { presetPrevious[outcome.row] = outcome.presetWas }
             }
-            if relationship.spec.kind == .many { path.removeLast() }
+            if isMany { path.removeLast() }
+            i += 1
+        }
+        if let json {
+            if isMany {
+                for element in json.elements { try each(element) }
+            } else {
+                try each(json)
+            }
         }
         try apply(relationship, of: entity, row: row, current: current, targets: targets,
                   isAppend: isAppend, presetPrevious: presetPrevious)
@@ -216,9 +218,11 @@ extension Importer {
     }
 
     /// Runs a cached statement with integer parameters.
-    private func run(_ cached: CachedSQL, _ parameters: Int64...) throws(RecordError) {
+    private func run(_ cached: CachedSQL, _ a: Int64, _ b: Int64? = nil, _ c: Int64? = nil) throws(RecordError) {
         let statement = try sql(cached)
-        for (i, parameter) in parameters.enumerated() { statement.bind(parameter, at: Int32(i + 1)) }
+        statement.bind(a, at: 1)
+        if let b { statement.bind(b, at: 2) }
+        if let c { statement.bind(c, at: 3) }
         try write(statement)
     }
 

@@ -85,7 +85,7 @@ final class Importer {
             case .missing: continue
             case .null: newColumns[j] = nil
             case .value(let target):
-                path.append(.key(relationship.spec.key.description))
+                path.append(.key(relationship.pathLabel))
                 newColumns[j] = try resolve(target, relationship, of: entity, current: existing?.columns[j] ?? nil)?.row
                 path.removeLast()
             }
@@ -105,16 +105,15 @@ final class Importer {
             if existing.isChanged || columnsChanged || existing.isStub {
                 try update(entity, row: row, values: values, columns: newColumns)
             }
-            tracker.touch(entity.index, row, existing.isChanged || columnsChanged ? .updated : .unchanged)
+            tracker.touch(entity.index, row, existing.isChanged || columnsChanged ? .updated : .unchanged, seen: true)
             if existing.isStub { tracker.clearStub(entity.index, row) }
             try columnLinksChanged(entity, row: row, from: existing.columns, to: newColumns)
         } else {
             row = try insert(entity, values: values, columns: newColumns, key: key)
             isNew = true
-            tracker.touch(entity.index, row, .inserted)
+            tracker.touch(entity.index, row, .inserted, seen: true)
             try columnLinksChanged(entity, row: row, from: Array(repeating: nil, count: columnCount), to: newColumns)
         }
-        tracker.markSeen(entity.index, row)
 
         for relationship in entity.relationships where relationship.columnName == nil {
             switch lookup(json, relationship.path) {
@@ -122,7 +121,7 @@ final class Importer {
             case .null:
                 try setLinks(relationship, of: entity, row: row, isNew: isNew, to: nil)
             case .value(let value):
-                path.append(.key(relationship.spec.key.description))
+                path.append(.key(relationship.pathLabel))
                 try setLinks(relationship, of: entity, row: row, isNew: isNew, to: value)
                 path.removeLast()
             }

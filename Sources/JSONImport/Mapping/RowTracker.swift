@@ -37,6 +37,12 @@ struct RowTracker {
 
     func status(_ entity: Int, _ row: Int64) -> Status? { statuses[entity][row] }
 
+    /// Records that the import contained a record for a row, and what it did to it.
+    mutating func touch(_ entity: Int, _ row: Int64, _ status: Status, seen: Bool) {
+        touch(entity, row, status)
+        markSeen(entity, row)
+    }
+
     /// Records that a row was touched; `inserted` wins over `updated`, which wins over `unchanged`.
     mutating func touch(_ entity: Int, _ row: Int64, _ status: Status) {
         let old = statuses[entity][row]

@@ -1,0 +1,19 @@
+import JSONImport
+
+/// What a running command may use besides its own arguments.
+struct CommandContext {
+    let globals: GlobalOptions
+    let environment: [String: String]
+    /// `true` when a progress bar may be drawn: stderr is a terminal and neither `--quiet`
+    /// nor `--no-progress` was given.
+    let showsProgress: Bool
+    /// For progress drawn while `run` works (`output.diagnostic`); results belong in `render`.
+    let output: Output
+
+    /// Loads and validates the mappings named by `--mappings`.
+    ///
+    /// - Throws: every problem found, with its location.
+    func loadMappings() throws(MappingLoadError) -> MappingSpec {
+        try MappingSpec.load(from: globals.mappingsPath)
+    }
+}
