@@ -9,6 +9,8 @@ enum CommandTable {
     static let commands: [any Command.Type] = [
         ValidateCommand.self,
         SchemaCommand.self,
+        DeleteCommand.self,
+        CleanCommand.self,
     ]
 
     /// The command called `name`, or `nil`.
