@@ -6,6 +6,8 @@ import Testing
     static let commands: [(name: String, help: String)] = [
         ("validate", HelpTexts.validate),
         ("schema", HelpTexts.schema),
+        ("delete", HelpTexts.delete),
+        ("clean", HelpTexts.clean),
     ]
 
     @Test func toolHelpShowsGlobalOptionsAndRegisteredCommands() throws {
