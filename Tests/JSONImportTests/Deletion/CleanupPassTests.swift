@@ -68,6 +68,30 @@ import Testing
         #expect(report.counts(for: "Person").list == [0, 0, 0, 3])
     }
 
+    @Test func longChainsStayWhileRootedAndGoTogether() throws {
+        let mapper = try makeMapper("""
+            entities:
+              List:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  head: { to: Item, kind: one }
+              Item:
+                primaryKey: id
+                cleanup: orphans
+                attributes: { id: int }
+                relationships:
+                  next: { to: Item, kind: one, by: id }
+            """)
+        let items = (1...60).map { #"{"id": \#($0), "next": \#($0 < 60 ? String($0 + 1) : "null")}"# }
+        try mapper.importJSON("[" + items.joined(separator: ",") + "]", as: "Item", options: .init(cleanup: false))
+        try mapper.importJSON(#"{"id": 1, "head": 1}"#, as: "List")
+        #expect(try mapper.clean().changes.isEmpty)
+        let report = try mapper.importJSON(#"{"id": 1, "head": 30}"#, as: "List")
+        #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Item 29"])
+        #expect(try mapper.rows(#"SELECT min(id), count(*) FROM "Item""#) == [[.integer(30), .integer(31)]])
+    }
+
     @Test func backSideNeverKeepsARowAlive() throws {
         let mapper = try makeMapper("""
             entities:
