@@ -6,6 +6,7 @@ struct ImportRun {
     let options: ImportOptions
     let now: Double
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
+    var progress: ImportProgress.Handler?
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
         if entity.spec.isOwned && entity.spec.cleanup != .none {
@@ -21,6 +22,7 @@ struct ImportRun {
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser()
+        var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         var skippedKeys: [[StoredValue]] = []
         try connection.execute("BEGIN IMMEDIATE")
@@ -29,14 +31,17 @@ struct ImportRun {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
                 let reader = PayloadReader(
                     source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser)
+                meter?.start(source)
                 try reader.forEachRecord { record in
                     report.records += 1
+                    meter?.advance(to: record.offset, records: report.records)
                     if let issue = try importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
                         if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
                     }
                 }
+                meter?.finish(source, records: report.records)
             }
             let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)
