@@ -8,6 +8,8 @@ extension Importer {
     ) throws(RecordError) -> Outcome? {
         let target = plan.entities[relationship.target]
         let isObject = json.kind == .object
+        // A row reached through a back side gets no inbound link from it.
+        if !relationship.spec.isForward && target.spec.cleanup == .orphans { tracker.mayHaveOrphans = true }
         switch relationship.spec.by {
         case .object where !isObject:
             throw fail("expected object for \(target.spec.name), found \(json.summary)")
