@@ -45,7 +45,10 @@ extension Importer {
         var value: Value
         switch json.converted(to: spec.type, format: spec.dateFormat) {
         case .success(let converted): value = converted
-        case .failure(let failure): throw fail(failure.description, key: attribute)
+        case .failure(let failure):
+            var error = fail(failure.description, key: attribute)
+            if let index = failure.elementIndex { error.path.append(.index(index)) }
+            throw error
         }
         value = value.applying(spec.transforms)
         if value.isNull {
