@@ -96,6 +96,7 @@ final class Importer {
             existing?.isChanged = true
         }
 
+        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         let row: Int64
         let isNew: Bool
         if let existing {
