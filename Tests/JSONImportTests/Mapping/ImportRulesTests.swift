@@ -588,6 +588,67 @@ private let rulesYAML = """
         #expect(report.counts(for: "User").list == [0, 1, 0, 0])
     }
 
+    @Test func aStubFilledLaterInTheSameImportIsInsertedButNoStub() throws {
+        let mapper = try makeMapper()
+        let report = try mapper.importJSON(#"[{"id": 1, "follower_ids": [2]}, {"id": 2, "login": "bo"}]"#, as: "User")
+        #expect(report.counts(for: "User").list == [2, 0, 0, 0])
+        #expect(report.stubs.isEmpty)
+        #expect(try mapper.rows(#"SELECT _stub FROM "User" WHERE id = 2"#) == [[.integer(0)]])
+    }
+
+    @Test func aRowCreatedAndRemovedByTheSameImportIsCountedNowhere() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 5, "name": "x", "tags": [{"name": "old"}]}"#, as: "Repo")
+        let report = try mapper.importJSON(#"[{"id": 5, "name": "x", "tags": [{"name": "new"}]}, {"id": 5, "name": "x", "tags": []}]"#, as: "Repo")
+        #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
+        #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Tag 1"])
+        #expect(try mapper.rows(#"SELECT count(*) FROM "Tag""#) == [[.integer(0)]])
+    }
+
+    @Test func oneToOneLinkTakenByAnotherRowTouchesTheRowThatLostIt() throws {
+        let yaml = """
+            entities:
+              Person:
+                primaryKey: id
+                attributes:
+                  id: int
+                relationships:
+                  desk: { to: Desk, kind: one }
+              Desk:
+                primaryKey: id
+                attributes:
+                  id: int
+                relationships:
+                  person: { to: Person, kind: one, inverse: desk }
+            """
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1, "desk": 10}, {"id": 2}]"#, as: "Person")
+        let report = try mapper.importJSON(#"{"id": 2, "desk": 10}"#, as: "Person")
+        #expect(report.counts(for: "Person").list == [0, 2, 0, 0])
+        #expect(report.counts(for: "Desk").list == [0, 1, 0, 0])
+        #expect(try mapper.links("Person", "desk") == [#"{"id":1,"desk":null}"#, #"{"id":2,"desk":10}"#])
+        #expect(try mapper.links("Desk", "person") == [#"{"id":10,"person":2}"#])
+        let newcomer = try mapper.importJSON(#"{"id": 3, "desk": {"id": 10}}"#, as: "Person")
+        #expect(newcomer.counts(for: "Person").list == [1, 1, 0, 0])
+        #expect(try mapper.links("Desk", "person") == [#"{"id":10,"person":3}"#])
+    }
+
+    @Test func bookkeepingNeverMakesARowUpdatedButSeenAtAdvances() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
+        let first = try mapper.rows(#"SELECT _created_at, _updated_at, _seen_at FROM "User""#)[0]
+        Thread.sleep(forTimeInterval: 0.01)
+        let again = try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
+        #expect(again.counts(for: "User").list == [0, 0, 1, 0])
+        let second = try mapper.rows(#"SELECT _created_at, _updated_at, _seen_at FROM "User""#)[0]
+        #expect(second[0] == first[0] && second[1] == first[1])
+        #expect(second[2] != first[2])
+        Thread.sleep(forTimeInterval: 0.01)
+        try mapper.importJSON(#"{"id": 1, "login": "b"}"#, as: "User")
+        let third = try mapper.rows(#"SELECT _created_at, _updated_at FROM "User""#)[0]
+        #expect(third[0] == first[0] && third[1] != first[1])
+    }
+
     @Test func reimportingTheSamePayloadReportsEverythingUnchanged() throws {
         let mapper = try makeMapper(relationsYAML)
         let teams = #"[{"id": 1, "name": "Red", "members": [{"id": 7, "name": "Kim"}, 8]}, {"id": 2, "members": [9]}]"#
