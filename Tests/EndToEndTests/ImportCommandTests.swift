@@ -39,6 +39,17 @@ import Testing
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
+    @Test func noCleanupKeepsRowsThatNothingLinksToAnyMore() throws {
+        let workspace = try Workspace()
+        try workspace.importing(Payloads.users, as: "User", file: "users.json")
+        try workspace.write(#"{"id": 1, "repos": [{"id": 10, "name": "kit", "tags": [{"name": "go"}]}]}"#, to: "update.json")
+        let result = try workspace.run(["import", "User", "update.json", "--report", "json", "--no-cleanup"])
+        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"Tag":{"inserted":1,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"#
+        #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
+        #expect(try workspace.run(["query", "Tag", "--fields", "name", "--format", "jsonl"]).stdout
+            == "{\"name\":\"cli\"}\n{\"name\":\"go\"}\n{\"name\":\"swift\"}\n")
+    }
+
     @Test func jsonReportCountsSkippedLinksPerEntityAndRelationship() throws {
         let mapping = """
             entities:
