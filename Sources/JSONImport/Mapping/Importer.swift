@@ -81,13 +81,13 @@ final class Importer {
             existing = try select(entity, row: row, values: values)
             existing?.isChanged = true
         }
+        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
             if inserted == nil { existing = try select(entity, key: key, values: values) }
         }
 
-        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         let row: Int64
         if let existing {
             row = existing.row
