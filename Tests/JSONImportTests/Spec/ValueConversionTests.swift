@@ -19,6 +19,15 @@ import Testing
         #expect(convert(.bool(true), .int) == nil)
     }
 
+    @Test func messagesQuoteValuesAsJSONAndCutThemShort() {
+        #expect(LiteralValue.string("O\"Brien\nline\t2").summary == #"string "O\"Brien\nline\t2""#)
+        let long = String(repeating: "7", count: 10_000_000)
+        #expect(LiteralValue.string(long).summary == "string \"" + String(repeating: "7", count: 60) + "…\"")
+        #expect(LiteralValue.number(String(repeating: "1", count: 61)).summary == "number " + String(repeating: "1", count: 60) + "…")
+        #expect(LiteralValue.string(String(repeating: "é", count: 60)).summary == "string \"" + String(repeating: "é", count: 60) + "\"")
+        #expect(StoredValue.text(long).shown.count == 63)
+    }
+
     @Test func failuresNameTheExpectedTypeAndTheValueFound() {
         #expect(
             ValueConversion.convert(.string("many"), to: .int, format: .iso8601)
