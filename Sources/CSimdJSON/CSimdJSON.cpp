@@ -99,11 +99,13 @@ class walker {
  public:
   explicit walker(ji_parser &p) : p(p) {}
 
+  // `depth` counts the arrays and objects around the value, itself included when it is one.
   template <class V>
   void value(V &v, size_t depth) {
-    if (depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
     ondemand::json_type type;
     check(v.type().get(type), v);
+    bool container = type == ondemand::json_type::array || type == ondemand::json_type::object;
+    if (container && depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
     switch (type) {
       case ondemand::json_type::array: array(v, depth); break;
       case ondemand::json_type::object: object(v, depth); break;

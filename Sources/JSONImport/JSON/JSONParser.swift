@@ -7,7 +7,7 @@ final class JSONParser {
     /// The deepest nesting accepted; deeper documents are a syntax error.
     let maxDepth: Int
 
-    static let defaultMaxDepth = 512
+    static let defaultMaxDepth = ImportOptions.defaultMaxDepth
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth) {
         guard let raw = ji_parser_create(maxDepth) else {

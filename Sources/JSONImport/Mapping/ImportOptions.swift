@@ -19,10 +19,17 @@ public struct ImportOptions: Sendable, Hashable {
     public var dryRun: Bool
     /// List every deleted row and why in the report.
     public var explain: Bool
+    /// The deepest nesting of arrays and objects a payload may have (1 ... ``maximumDepthLimit``);
+    /// deeper payloads are refused as invalid JSON.
+    public var maxDepth: Int
+    /// The largest JSON document read, in bytes; a JSON Lines payload may be any size, but each
+    /// of its lines counts alone. Larger payloads are refused before they are parsed.
+    public var maxPayloadSize: Int
 
     public init(
         root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
-        cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false
+        cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,
+        maxDepth: Int = ImportOptions.defaultMaxDepth, maxPayloadSize: Int = ImportOptions.defaultMaxPayloadSize
     ) {
         self.root = root
         self.format = format
@@ -31,9 +38,18 @@ public struct ImportOptions: Sendable, Hashable {
         self.cleanup = cleanup
         self.dryRun = dryRun
         self.explain = explain
+        self.maxDepth = maxDepth
+        self.maxPayloadSize = maxPayloadSize
     }
 
     public static let `default` = ImportOptions()
+
+    /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
+    public static let defaultMaxDepth = 512
+    /// The largest `maxDepth`: the parser recurses once per level on the calling thread's stack.
+    public static let maximumDepthLimit = 10_000
+    /// 1 GiB: a parsed document takes several times its size in memory.
+    public static let defaultMaxPayloadSize = 1 << 30
 
     /// What a record error does to the import.
     public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable {
@@ -88,8 +104,11 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadableFile
         /// A record is invalid (under `onError: abort`) or validation refused it.
         case invalidRecord
-        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines).
+        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines, a
+        /// limit out of range).
         case usage
+        /// The payload is larger than `maxPayloadSize`.
+        case tooLarge
     }
 
     public var description: String { message }
