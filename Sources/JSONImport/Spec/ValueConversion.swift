@@ -153,6 +153,9 @@ enum ValueConversion {
             return .integer(Int64(d))
         case .string(let s):
             let digits = s.hasPrefix("-") ? s.dropFirst() : Substring(s)
+            // An int has at most 19 significant digits: a longer text (say, 100 MB of digits in
+            // a payload) is refused without being walked whole.
+            guard digits.utf8.drop(while: { $0 == UInt8(ascii: "0") }).count <= 19 else { return nil }
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
             return Int64(s).map(StoredValue.integer)
         default:

@@ -14,6 +14,8 @@ import Testing
         #expect(convert(.number("9.3e18"), .int) == nil)
         #expect(convert(.number("-0.0"), .int) == .integer(0))
         #expect(convert(.string("-12"), .int) == .integer(-12))
+        #expect(convert(.string("-0000000000000000000000012"), .int) == .integer(-12))
+        #expect(convert(.string(String(repeating: "7", count: 10_000_000)), .int) == nil)
         #expect(convert(.string("+12"), .int) == nil)
         #expect(convert(.string("1.0"), .int) == nil)
         #expect(convert(.bool(true), .int) == nil)
