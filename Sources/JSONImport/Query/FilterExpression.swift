@@ -246,11 +246,20 @@ struct FilterParser {
                     tokens.append(Token(kind: .symbol, text: String(c), column: column))
                     i += 1
                 } else {
-                    throw FilterError(message: "unexpected character '\(c)'", column: column)
+                    // A control or invisible character would print as nothing: name its code point.
+                    let shown = c.unicodeScalars.allSatisfy { $0.properties.isGraphemeBase || $0 == " " }
+                        ? "'\(c)'" : c.unicodeScalars.map(Self.codePoint).joined(separator: " ")
+                    throw FilterError(message: "unexpected character \(shown)", column: column)
                 }
             }
         }
         tokens.append(Token(kind: .end, text: "", column: chars.count + 1))
         return tokens
+    }
+
+    /// `U+0007`.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

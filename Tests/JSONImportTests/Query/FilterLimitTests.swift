@@ -35,4 +35,9 @@ import Testing
         let values = "id IN (" + Array(repeating: "1", count: 10_001).joined(separator: ", ") + ")"
         #expect(parseError(values)?.hasSuffix("more than 10000 values in one filter") == true)
     }
+
+    @Test func anInvisibleCharacterIsNamedByItsCodePoint() {
+        #expect(parseError("id = 1\u{07}") == "invalid filter at column 7: unexpected character U+0007")
+        #expect(parseError("id = 1;") == "invalid filter at column 7: unexpected character ';'")
+    }
 }
