@@ -16,6 +16,8 @@ sanitizers=("$@")
 # asan.supp names the one report that comes from the toolchain's Foundation, not from us.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:suppressions=$PWD/Scripts/reliability/asan.supp}"
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
+# Instrumented code runs several times slower: the hostile input cases get more time.
+export HOSTILE_TIME_LIMIT="${HOSTILE_TIME_LIMIT:-120}"
 summary=()
 status=0
 for sanitizer in "${sanitizers[@]}"; do
