@@ -21,11 +21,6 @@ let package = Package(
         // A small C++ target that walks simdjson's On-Demand API and hands Swift a plain C tape.
         .target(
             name: "CSimdJSON", dependencies: ["CSimdJSONSystem"],
-            // On-Demand is compiled for the building machine's CPU (simdjson's own advice).
-            cxxSettings: [
-                .unsafeFlags(["-O3"]),
-                .unsafeFlags(["-march=native"], .when(platforms: [.linux])),
-            ],
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),

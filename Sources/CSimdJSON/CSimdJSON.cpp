@@ -2,6 +2,14 @@
 // On-Demand API. Every value is visited once, so the whole input is validated.
 #include "CSimdJSON.h"
 
+// On x86-64 the On-Demand front end is compiled for Haswell (AVX2) whatever the compiler's
+// default target, inside a target region, so no machine-specific compiler flag is needed;
+// ji_parser_create checks at run time that the CPU has it.
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define SIMDJSON_BUILTIN_IMPLEMENTATION haswell
+#define JI_HASWELL_REGION 1
+#endif
+
 #include <simdjson.h>
 
 #include <charconv>
@@ -13,6 +21,10 @@
 #include <vector>
 
 using namespace simdjson;
+
+#if JI_HASWELL_REGION
+SIMDJSON_TARGET_HASWELL
+#endif
 
 struct ji_parser {
   ondemand::parser parser;
@@ -284,7 +296,16 @@ extern "C" {
 
 size_t ji_padding(void) { return SIMDJSON_PADDING; }
 
+int ji_cpu_supported(void) {
+#if JI_HASWELL_REGION
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul");
+#else
+  return 1;
+#endif
+}
+
 ji_parser *ji_parser_create(size_t max_depth) {
+  if (!ji_cpu_supported()) return nullptr;
   try {
     auto *p = new ji_parser();
     p->max_depth = max_depth;
@@ -362,3 +383,7 @@ const char *ji_error_message(const ji_parser *p) { return p->message.c_str(); }
 size_t ji_error_offset(const ji_parser *p) { return p->error_offset; }
 
 }  // extern "C"
+
+#if JI_HASWELL_REGION
+SIMDJSON_UNTARGET_HASWELL
+#endif

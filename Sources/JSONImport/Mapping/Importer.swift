@@ -203,6 +203,8 @@ final class Importer {
 
     private func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
         guard entity.skipsRepeats else { return }
+        // A cache only: starting over keeps memory bounded on imports with many distinct keys.
+        if written[entity.index].count >= RowTracker.identityCacheLimit { written[entity.index].removeAll() }
         written[entity.index][RowKey(key)] = (row, values.map { $0?.stored })
     }
 

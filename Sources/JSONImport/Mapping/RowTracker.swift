@@ -4,12 +4,14 @@ struct RowTracker {
     enum Status: UInt8 { case unchanged, updated, inserted }
 
     /// Per entity, per touched row: the status in the low bits, `seenFlag` when the import
-    /// contained a record for the row (its `_seen_at` advances).
-    private var rows: [[Int64: UInt8]]
+    /// contained a record for the row (its `_seen_at` advances), `touchedFlag` always.
+    private var rows: [RowFlagMap]
     private static let statusMask: UInt8 = 0b11
     private static let seenFlag: UInt8 = 0b100
     /// Set when a link set of the row changed (its own or a neighbour's write).
     private static let linkFlag: UInt8 = 0b1000
+    /// Set on every touched row, so that an unchanged row's flags are never zero.
+    private static let touchedFlag: UInt8 = 0b1_0000
     /// Per entity: the stored attributes and link columns of rows that existed before the
     /// import, as they were when the import first changed them (for counting by net effect).
     private var originals: [[Int64: [StoredValue]]]
@@ -40,7 +42,7 @@ struct RowTracker {
     init(keyIsRowID: [Bool]) {
         let count = keyIsRowID.count
         self.keyIsRowID = keyIsRowID
-        rows = Array(repeating: [:], count: count)
+        rows = Array(repeating: RowFlagMap(), count: count)
         stubs = Array(repeating: [], count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
@@ -55,7 +57,7 @@ struct RowTracker {
 
     /// Every touched row of `entity` with its status.
     func statuses(of entity: Int) -> [(row: Int64, status: Status)] {
-        rows[entity].map { ($0.key, Status(rawValue: $0.value & Self.statusMask)!) }
+        rows[entity].compactMap { ($0, Status(rawValue: $1 & Self.statusMask)!) }
     }
 
     /// Rows of `entity` the import contained a record for and did not insert.
@@ -122,7 +124,7 @@ struct RowTracker {
 
     private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
         let old = rows[entity][row]
-        let new = change(old)
+        let new = change(old) | Self.touchedFlag
         guard new != old else { return }
         if isJournaling { undo.append(.row(entity, row, old)) }
         rows[entity][row] = new
@@ -143,7 +145,14 @@ struct RowTracker {
         return identities[entity][key]
     }
 
+    /// Entries an identity cache holds before it starts over (it is only a cache: a miss looks
+    /// the key up in the store), so memory stays bounded however large the import.
+    static let identityCacheLimit = 200_000
+
     mutating func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
+        // Starting over never loses anything a rolled-back record would need restored.
+        if knownRows[entity].count >= Self.identityCacheLimit { knownRows[entity].removeAll() }
+        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
         if keyIsRowID[entity] {
             if knownRows[entity].insert(row).inserted, isJournaling { undo.append(.known(entity, row)) }
         } else if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
