@@ -16,7 +16,7 @@ public final class Mapper: Sendable {
     /// The mappings this mapper imports with.
     public let spec: MappingSpec
     public let configuration: Configuration
-    let store: Mutex<Store>
+    let store: SharedStore
 
     /// Where the store lives.
     public enum StoreLocation: Sendable, Hashable {
@@ -68,7 +68,7 @@ public final class Mapper: Sendable {
         let opened = try Store(
             Store.Location(path: store.path, create: configuration.createsStore), spec: spec,
             busyTimeout: configuration.busyTimeout, allowDataLoss: configuration.allowsDataLoss)
-        self.store = Mutex(opened)
+        self.store = SharedStore(opened, readers: store == .inMemory ? nil : store.path, busyTimeout: configuration.busyTimeout)
     }
 
     // MARK: Importing

@@ -19,6 +19,8 @@ public struct ImportReport: Sendable, Hashable {
     public var errors: [ImportIssue] = []
     /// Every deleted row and why (filled with `explain`).
     public var deletions: [Deletion]?
+    /// The row of each root record imported, in payload order: what `map` reads back.
+    var rootRows: [Int64] = []
 
     public init(entity: String?) { self.entity = entity }
 

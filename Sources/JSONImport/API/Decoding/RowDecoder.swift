@@ -1,0 +1,122 @@
+/// Decodes a stored row, by property name (SPEC 3).
+///
+/// A row is read the way its Swift type asks for it: a keyed container gives its properties
+/// (attributes and relationships by name), a single value container gives its primary key, an
+/// unkeyed container the values of a composite key. That is what lets a relationship property
+/// be either a nested value (`var address: Address?`, `var repos: [Repo]`) or keys
+/// (`var followers: [Int]`): each target row is read only as far as the property's type asks.
+struct RowDecoder: Decoder {
+    let context: DecodingContext
+    let entity: EntityPlan
+    let row: Int64
+    /// The row is already being decoded further up the path: its relationships do not nest.
+    let isRepeat: Bool
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(context: DecodingContext, entity: EntityPlan, row: Int64, codingPath: [any CodingKey]) {
+        self.context = context
+        self.entity = entity
+        self.row = row
+        self.isRepeat = context.isOnPath(entity, row)
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(
+            RowContainer<Key>(decoder: self, values: try context.values(entity, row: row, codingPath: codingPath)))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        let key = try keyValues()
+        guard key.count == 1 else {
+            throw mismatch(
+                entity.spec.isOwned
+                    ? "\(entity.spec.name) has no primary key: decode it as a nested value"
+                    : "the key of \(entity.spec.name) has \(key.count) values: decode it as an array")
+        }
+        return StoredValueDecoder(value: key[0].0, type: key[0].1, codingPath: codingPath)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let key = try keyValues()
+        guard key.count > 1 else {
+            throw mismatch("\(entity.spec.name) is one row, not a list: decode it as a nested value or its key")
+        }
+        return StoredValuesContainer(values: key, codingPath: codingPath)
+    }
+
+    /// The primary key's values with their types.
+    private func keyValues() throws -> [(StoredValue, AttributeType?)] {
+        let values = try context.values(entity, row: row, codingPath: codingPath)
+        return entity.keySlots.map { (values[$0], entity.attributes[$0].spec.type) }
+    }
+
+    private func mismatch(_ message: String) -> DecodingError {
+        DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: message))
+    }
+
+    /// Decodes `type` from `decoder`, reading the Foundation types that the decoders treat as
+    /// scalars (dates, URLs, UUIDs, decimals) through its single value container.
+    static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder) throws -> T {
+        if DecodingShape.isScalar(type) { return try decoder.singleValueContainer().decode(type) }
+        return try T(from: decoder)
+    }
+}
+
+/// Decodes a to-many relationship: an unkeyed container of its target rows, in link order.
+struct LinksDecoder: Decoder {
+    let context: DecodingContext
+    let target: EntityPlan
+    let rows: [Int64]
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw mismatch()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw mismatch() }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        LinksContainer(decoder: self)
+    }
+
+    private func mismatch() -> DecodingError {
+        DecodingError.typeMismatch([Any].self, .init(
+            codingPath: codingPath, debugDescription: "a to-many relationship decodes as an array (of \(target.spec.name) values or keys)"))
+    }
+}
+
+private struct LinksContainer: UnkeyedDecodingContainer {
+    let decoder: LinksDecoder
+    private(set) var currentIndex = 0
+
+    init(decoder: LinksDecoder) { self.decoder = decoder }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { decoder.rows.count }
+    var isAtEnd: Bool { currentIndex >= decoder.rows.count }
+
+    private mutating func next() throws -> RowDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "no more linked rows"))
+        }
+        defer { currentIndex += 1 }
+        return RowDecoder(
+            context: decoder.context, entity: decoder.target, row: decoder.rows[currentIndex],
+            codingPath: codingPath + [IndexKey(currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try RowDecoder.decode(type, from: next()) }
+
+    mutating func nestedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}
