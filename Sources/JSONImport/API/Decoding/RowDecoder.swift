@@ -27,7 +27,10 @@ struct RowDecoder: Decoder {
             RowContainer<Key>(decoder: self, values: try context.values(entity, row: row, codingPath: codingPath)))
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { RowValueContainer(decoder: self) }
+
+    /// The decoder of the row's single primary key.
+    func keyDecoder() throws -> StoredValueDecoder {
         let key = try keyValues()
         guard key.count == 1 else {
             throw mismatch(
@@ -59,9 +62,42 @@ struct RowDecoder: Decoder {
     /// Decodes `type` from `decoder`, reading the Foundation types that the decoders treat as
     /// scalars (dates, URLs, UUIDs, decimals) through its single value container.
     static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder) throws -> T {
-        if DecodingShape.isScalar(type) { return try decoder.singleValueContainer().decode(type) }
+        if DecodingShape.isScalar(type) {
+            if let row = decoder as? RowDecoder { return try row.keyDecoder().decode(type) }
+            return try decoder.singleValueContainer().decode(type)
+        }
         return try T(from: decoder)
     }
+}
+
+/// A row seen as a single value: its key, or (for a type that nests, such as an optional
+/// record or a wrapper) the row itself. It is never nil: the row exists.
+private struct RowValueContainer: SingleValueDecodingContainer {
+    let decoder: RowDecoder
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if DecodingShape.nests(type) || decoder.entity.keySlots.count > 1 { return try RowDecoder.decode(type, from: decoder) }
+        return try decoder.keyDecoder().decode(type)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: String.Type) throws -> String { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.keyDecoder().decode(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.keyDecoder().decode(type) }
 }
 
 /// Decodes a to-many relationship: an unkeyed container of its target rows, in link order.
