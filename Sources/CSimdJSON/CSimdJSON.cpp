@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -107,26 +108,24 @@ class walker {
       case ondemand::json_type::array: array(v, depth); break;
       case ondemand::json_type::object: object(v, depth); break;
       case ondemand::json_type::number: number(v); break;
+      // Scalars other than numbers keep no offset: errors about them name a JSON path.
       case ondemand::json_type::string: {
         std::string_view s;
-        const uint8_t *at = location(v);
         check(v.get_string().get(s), v);
-        push_string(s, at);
+        push_string(s, nullptr);
         break;
       }
       case ondemand::json_type::boolean: {
         bool b;
-        const uint8_t *at = location(v);
         check(v.get_bool().get(b), v);
-        push(b ? JI_TRUE : JI_FALSE, at);
+        push(b ? JI_TRUE : JI_FALSE, nullptr);
         break;
       }
       case ondemand::json_type::null: {
-        const uint8_t *at = location(v);
         bool is_null = false;
         check(v.is_null().get(is_null), v);
-        if (!is_null) throw failure{N_ATOM_ERROR, at};
-        push(JI_NULL, at);
+        if (!is_null) throw failure{N_ATOM_ERROR, location(v)};
+        push(JI_NULL, nullptr);
         break;
       }
     }
@@ -156,12 +155,13 @@ class walker {
   }
 
   size_t push(ji_type type, const uint8_t *at) {
+    size_t index = p.nodes.size();
     ji_node n{};
     n.type = uint8_t(type);
     n.offset = at ? uint32_t(at - p.buf) : 0;
+    n.end = uint32_t(index + 1);
     p.nodes.push_back(n);
-    p.nodes.back().end = uint32_t(p.nodes.size());
-    return p.nodes.size() - 1;
+    return index;
   }
 
   void push_string(std::string_view s, const uint8_t *at) {
@@ -219,15 +219,17 @@ class walker {
     check(v.get_object().get(o), v);
     uint32_t count = 0;
     size_t keys_start = p.keys.size();
+    // Small objects are checked for duplicate keys by a scan; large ones switch to a hash set.
+    std::unique_ptr<std::unordered_set<std::string_view>> large;
     for (auto member : o) {
       ondemand::field f;
       if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
       const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
       std::string_view key;
       if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
-      if (duplicate(key, keys_start)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
+      if (duplicate(key, keys_start, large)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
       p.keys.push_back(key);
-      push_string(key, key_at);
+      push_string(key, nullptr);
       ondemand::value fv = f.value();
       value(fv, depth + 1);
       count++;
@@ -237,15 +239,17 @@ class walker {
     p.nodes[i].end = uint32_t(p.nodes.size());
   }
 
-  bool duplicate(std::string_view key, size_t start) {
+  bool duplicate(std::string_view key, size_t start,
+                 std::unique_ptr<std::unordered_set<std::string_view>> &large) {
+    if (large) return !large->insert(key).second;
     size_t n = p.keys.size() - start;
-    if (n <= 32) {
-      for (size_t k = start; k < p.keys.size(); k++)
-        if (p.keys[k] == key) return true;
-      return false;
+    for (size_t k = start; k < p.keys.size(); k++)
+      if (p.keys[k] == key) return true;
+    if (n >= 32) {
+      large.reset(new std::unordered_set<std::string_view>(p.keys.begin() + long(start), p.keys.end()));
+      large->insert(key);
     }
-    std::unordered_set<std::string_view> seen(p.keys.begin() + long(start), p.keys.end());
-    return seen.count(key) != 0;
+    return false;
   }
 };
 

@@ -97,13 +97,21 @@ public final class Mapper: Sendable {
     }
 
     /// Imports payloads from any mix of sources, in one transaction.
-    public func importSources(_ sources: [ImportSource], as entity: String, options: ImportOptions = .default) throws -> ImportReport {
+    ///
+    /// - Parameter progress: called while the import runs, about ten times a second.
+    public func importSources(
+        _ sources: [ImportSource], as entity: String, options: ImportOptions = .default,
+        progress: ImportProgress.Handler? = nil
+    ) throws -> ImportReport {
         let now = Date().timeIntervalSince1970
         return try store.withLock { store in
             guard let plan = store.plan.entity(named: entity) else {
-                throw ImportError(code: .usage, message: "unknown entity '\(entity)'", report: ImportReport(entity: entity))
+                let hint = Suggestion.hint(for: entity, among: store.spec.entities.map(\.name))
+                throw ImportError(code: .usage, message: "unknown entity '\(entity)'\(hint)", report: ImportReport(entity: entity))
             }
-            return try ImportRun(store: store, entity: plan, options: options, now: now).run(sources)
+            var run = ImportRun(store: store, entity: plan, options: options, now: now)
+            run.progress = progress
+            return try run.run(sources)
         }
     }
 }

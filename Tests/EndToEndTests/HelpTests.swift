@@ -4,6 +4,10 @@ import Testing
 @Suite struct HelpTests {
     /// Every registered command with its whole help text.
     static let commands: [(name: String, help: String)] = [
+        ("import", HelpTexts.importCommand),
+        ("query", HelpTexts.query),
+        ("stats", HelpTexts.stats),
+        ("migrate", HelpTexts.migrate),
         ("validate", HelpTexts.validate),
         ("schema", HelpTexts.schema),
     ]

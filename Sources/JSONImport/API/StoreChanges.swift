@@ -145,10 +145,14 @@ extension Store {
         guard hooks.collectsChanges else { return nil }
         var log = ChangeLog()
         for entity in plan.entities {
-            let statuses = tracker.statuses[entity.index]
-            let rows = statuses.compactMap { $0.value == .unchanged ? nil : $0.key }
-            for (row, key) in try keys(of: entity, rows: rows) {
-                log.record(statuses[row] == .inserted ? .inserted : .updated, entity: entity.index, key: key)
+            var inserted = Set<Int64>()
+            var changed: [Int64] = []
+            for (row, status) in tracker.statuses(of: entity.index) where status != .unchanged {
+                changed.append(row)
+                if status == .inserted { inserted.insert(row) }
+            }
+            for (row, key) in try keys(of: entity, rows: changed) {
+                log.record(inserted.contains(row) ? .inserted : .updated, entity: entity.index, key: key)
             }
         }
         for deletion in deletions {

@@ -41,6 +41,9 @@ struct JSONValue {
 
     var isNull: Bool { node.type == UInt8(JI_NULL.rawValue) }
 
+    /// Byte offset of the value in its document.
+    var offset: Int { Int(node.offset) }
+
     /// The Boolean, or `nil` if this is not `true`/`false`.
     var bool: Bool? {
         switch node.type {

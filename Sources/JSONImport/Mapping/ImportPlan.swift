@@ -16,6 +16,15 @@ final class EntityPlan {
     /// Relationships stored in a column of this table, in column order.
     var selfColumns: [Int] = []
 
+    /// Keyed, and no link column points at an owned row (which a record updates in place, so it
+    /// must be read before anything is written): such rows may be inserted before they are read.
+    var allowsInsertFirst: Bool {
+        !spec.isOwned && !selfColumns.contains { relationships[$0].isTargetOwned }
+    }
+
+    /// Keyed rows holding nothing but attributes: a repeated identical record changes nothing.
+    var skipsRepeats: Bool { !spec.isOwned && selfColumns.isEmpty }
+
     /// `true` when the single `int` key is the row id itself.
     var keyIsRowID: Bool { spec.rowIDColumn != "_id" }
 
@@ -68,6 +77,10 @@ final class EntityPlan {
         }
         return CachedSQL("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
     }()
+
+    /// `insert`, doing nothing when a row with the key exists.
+    lazy var insertIfAbsent = CachedSQL(
+        insert.text + " ON CONFLICT(\(spec.primaryKey.map(quote).joined(separator: ", "))) DO NOTHING")
 
     /// `UPDATE` of every attribute (`iif(?present, ?value, column)`) and self column, clearing the
     /// stub mark; the row id is the last parameter.

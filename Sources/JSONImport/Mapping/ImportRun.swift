@@ -6,6 +6,7 @@ struct ImportRun {
     let options: ImportOptions
     let now: Double
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
+    var progress: ImportProgress.Handler?
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
         if entity.spec.isOwned && entity.spec.cleanup != .none {
@@ -21,6 +22,7 @@ struct ImportRun {
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser()
+        var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         try store.beginWrite()
         do {
@@ -28,14 +30,18 @@ struct ImportRun {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
                 let reader = PayloadReader(
                     source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser)
+                meter?.start(source)
                 try reader.forEachRecord { record in
                     report.records += 1
+                    meter?.advance(to: record.offset, records: report.records)
                     if let issue = try importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
                     }
                 }
+                meter?.finish(source, records: report.records)
             }
+            try flushLinks(importer)
             var deletions: [Deletion] = []
             if options.cleanup && importer.tracker.mayHaveOrphans {
                 let removed = try CleanupPass(connection: connection, plan: store.plan).run()
@@ -82,6 +88,7 @@ struct ImportRun {
             let outcome = try importer.importRecord(record.value, entity)
             if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
             if isSkipping {
+                try importer.flushAllLinks()
                 try store.connection.execute("RELEASE record")
                 importer.commitRecord()
             }
@@ -102,15 +109,24 @@ struct ImportRun {
         }
     }
 
+    /// Writes the link rows the importer still holds back.
+    private func flushLinks(_ importer: Importer) throws {
+        do {
+            try importer.flushAllLinks()
+        } catch {
+            var report = ImportReport(entity: entity.spec.name)
+            report.errors = [ImportIssue(file: "", record: 0, path: "$", message: error.message)]
+            throw ImportError(code: .invalidRecord, message: error.message, report: report)
+        }
+    }
+
     /// `_updated_at` for rows updated by links or attributes, `_seen_at` for rows the import
     /// contained: one set-based statement per entity and kind.
     private func writeBookkeeping(_ importer: Importer) throws {
         for plan in store.plan.entities where plan.spec.hasTimestamps {
-            let statuses = importer.tracker.statuses[plan.index]
-            let updated = statuses.compactMap { $0.value == .updated ? $0.key : nil }
-            let seen = importer.tracker.seen[plan.index].filter { statuses[$0] != .inserted }
+            let updated = importer.tracker.statuses(of: plan.index).compactMap { $0.status == .updated ? $0.row : nil }
             try setColumn("_updated_at", of: plan, rows: updated, importer)
-            try setColumn("_seen_at", of: plan, rows: Array(seen), importer)
+            try setColumn("_seen_at", of: plan, rows: importer.tracker.seenExisting(of: plan.index), importer)
         }
     }
 
@@ -128,7 +144,7 @@ struct ImportRun {
         let tracker = importer.tracker
         for plan in store.plan.entities {
             var counts = ImportReport.Counts()
-            for status in tracker.statuses[plan.index].values {
+            for (_, status) in tracker.statuses(of: plan.index) {
                 switch status {
                 case .inserted: counts.inserted += 1
                 case .updated: counts.updated += 1

@@ -119,18 +119,19 @@ extension Importer {
         }
         let current = isNew ? [] : try currentLinks(relationship, of: entity, row: row)
         var targets: [Int64] = []
-        var presetPrevious: [Int64: Int64?] = [:]
-        var seen = Set<Int64>()
+        // Per target: `.some(previous)` when its own write set the link column (see `apply`).
+        var presetPrevious: [Int64??] = []
+        var seen = SmallRowSet()
         let preset = presetFor(relationship, row: row)
         var i = 0
         func each(_ element: JSONValue) throws(RecordError) {
             if isMany { path.append(.index(i)) }
             let owned = relationship.isTargetOwned && i < current.count ? current[i] : nil
             if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
-                seen.insert(outcome.row).inserted
+                seen.insert(outcome.row)
             {
+                if preset != nil { presetPrevious.append(element.kind == .object ? .some(outcome.presetWas) : .none) }
                 targets.append(outcome.row)
-                if preset != nil, element.kind == .object { presetPrevious[outcome.row] = outcome.presetWas }
             }
             if isMany { path.removeLast() }
             i += 1
@@ -158,7 +159,11 @@ extension Importer {
 
     /// The rows linked now, in link order.
     func currentLinks(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws(RecordError) -> [Int64] {
-        if case .selfColumn = relationship.storage { return [] }
+        switch relationship.storage {
+        case .selfColumn: return []
+        case .otherColumn: break
+        case .linkTable: try flushLinks(relationship.spec.linkIndex)
+        }
         let statement = try sql(relationship.sql.current)
         statement.bind(row, at: 1)
         var rows: [Int64] = []
@@ -168,12 +173,17 @@ extension Importer {
 
     private func apply(
         _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, current: [Int64], targets: [Int64],
-        isAppend: Bool, presetPrevious: [Int64: Int64?]
+        isAppend: Bool, presetPrevious: [Int64??]
     ) throws(RecordError) {
-        let currentSet = Set(current)
-        let targetSet = Set(targets)
-        let added = targets.filter { !currentSet.contains($0) }
-        let removed = isAppend ? [] : current.filter { !targetSet.contains($0) }
+        var addedIndices = Array(targets.indices)
+        var removed: [Int64] = []
+        if !current.isEmpty {
+            let currentSet = SmallRowSet(current)
+            let targetSet = SmallRowSet(targets)
+            addedIndices = targets.indices.filter { !currentSet.contains(targets[$0]) }
+            removed = isAppend ? [] : current.filter { !targetSet.contains($0) }
+        }
+        let added = addedIndices.map { targets[$0] }
         let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
         guard !added.isEmpty || !removed.isEmpty || reordered else { return }
         let other = relationship.target
@@ -182,9 +192,10 @@ extension Importer {
         case .selfColumn: return
         case .otherColumn:
             for target in removed { try run(sql.clearOther, target) }
-            for target in added {
+            for index in addedIndices {
+                let target = targets[index]
                 let previous: Int64?
-                if let known = presetPrevious[target] {
+                if index < presetPrevious.count, let known = presetPrevious[index] {
                     previous = known
                 } else {
                     previous = try value(sql.readOther, target)
@@ -193,14 +204,21 @@ extension Importer {
                 if let previous, previous != row { tracker.linkChanged(entity.index, previous) }
             }
         case .linkTable(_, true):
+            let link = relationship.spec.linkIndex
             if isAppend {
+                try flushLinks(link)
                 let start = try value(sql.nextPosition, row) ?? 0
-                for (i, target) in added.enumerated() { try run(sql.insertLink, row, target, start + Int64(i)) }
+                for (i, target) in added.enumerated() { try bufferLink(link, row, target, start + Int64(i)) }
             } else {
-                if !current.isEmpty { try run(sql.deleteLinksOfSource, row) }
-                for (i, target) in targets.enumerated() { try run(sql.insertLink, row, target, Int64(i)) }
+                if !current.isEmpty {
+                    try flushLinks(link)
+                    try run(sql.deleteLinksOfSource, row)
+                }
+                for (i, target) in targets.enumerated() { try bufferLink(link, row, target, Int64(i)) }
             }
         case .linkTable(_, false):
+            let link = relationship.spec.linkIndex
+            try flushLinks(link)
             for source in removed { try run(sql.deleteLink, source, row) }
             for source in added {
                 let position = try value(sql.nextPosition, source) ?? 0

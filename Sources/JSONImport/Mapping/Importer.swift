@@ -11,6 +11,14 @@ final class Importer {
     /// The row of each root record imported, in payload order (skipped records left out).
     var rootRows: [Int64] = []
     private var skippedJournal: [String] = []
+    /// Link-table rows waiting to be written, per link: flat (source, target, position) triples.
+    var pendingLinks: [[Int64]]
+    /// Multi-row link inserts, per link, by row count.
+    var linkInserts: [[Int: CachedSQL]]
+    /// Per entity: above zero while recent records were new rows, so inserting first pays.
+    var insertFirstScore: [Int]
+    /// Per entity that skips repeated records: the row and values each key was last written with.
+    var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -18,7 +26,11 @@ final class Importer {
         self.connection = connection
         self.plan = plan
         self.now = now
-        self.tracker = RowTracker(entityCount: plan.entities.count)
+        self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
+        self.pendingLinks = Array(repeating: [], count: plan.spec.links.count)
+        self.linkInserts = Array(repeating: [:], count: plan.spec.links.count)
+        self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
+        self.written = Array(repeating: [:], count: plan.entities.count)
     }
 
     /// A record to import, a reference to resolve, or the link to preset in it.
@@ -48,61 +60,38 @@ final class Importer {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
         }
         let values = try readAttributes(json, entity)
-        var key: [Value] = []
-        if !entity.spec.isOwned {
-            for slot in entity.keySlots {
-                guard let value = values[slot], !value.isNull else {
-                    let attribute = entity.attributes[slot].spec
-                    throw fail("missing primary key '\(attribute.name)' (key '\(attribute.key)')")
-                }
-                key.append(value)
-            }
-        }
-        if let validator = validators[entity.index] {
-            do {
-                try validator(RecordFields(entity: entity.spec, values: values))
-            } catch {
-                throw fail("rejected by validation: \(error)")
-            }
+        let key = try primaryKey(values, entity)
+        try validate(values, entity)
+        if let row = repeatedRow(entity, key: key, values: values) {
+            try importLinks(json, entity, row: row, isNew: false)
+            return Outcome(row: row, isNew: false, presetWas: nil)
         }
 
-        // What is stored now.
+        // What is stored now. While rows keep turning out new, try the insert first instead.
+        let insertsFirst = entity.allowsInsertFirst && insertFirstScore[entity.index] > 0
+            && !isMissingRequired(values, entity)
         var existing: Existing?
-        if !entity.spec.isOwned {
+        if !entity.spec.isOwned && !insertsFirst {
             existing = try select(entity, key: key, values: values)
         } else if let ownedRow {
             existing = try select(entity, row: ownedRow, values: values)
         }
 
-        // Links held in this row's own columns: targets first, so the row can point at them.
-        let columnCount = entity.selfColumns.count
-        var newColumns = existing?.columns ?? Array(repeating: nil, count: columnCount)
-        for (j, r) in entity.selfColumns.enumerated() {
-            let relationship = entity.relationships[r]
-            if let preset, preset.column == j {
-                newColumns[j] = preset.row
-                continue
-            }
-            switch lookup(json, relationship.path) {
-            case .missing: continue
-            case .null: newColumns[j] = nil
-            case .value(let target):
-                path.append(.key(relationship.pathLabel))
-                newColumns[j] = try resolve(target, relationship, of: entity, current: existing?.columns[j] ?? nil)?.row
-                path.removeLast()
-            }
-        }
+        let newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
         // A nested occurrence of the same key may have inserted the row meanwhile.
         if existing == nil, !key.isEmpty, let row = tracker.identity(entity.index, RowKey(key)) {
             existing = try select(entity, row: row, values: values)
             existing?.isChanged = true
         }
+        var inserted: Int64?
+        if existing == nil {
+            inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
+            if inserted == nil { existing = try select(entity, key: key, values: values) }
+        }
 
         let row: Int64
-        let isNew: Bool
         if let existing {
             row = existing.row
-            isNew = false
             let columnsChanged = newColumns != existing.columns
             if existing.isChanged || columnsChanged || existing.isStub {
                 try update(entity, row: row, values: values, columns: newColumns)
@@ -111,12 +100,67 @@ final class Importer {
             if existing.isStub { tracker.clearStub(entity.index, row) }
             try columnLinksChanged(entity, row: row, from: existing.columns, to: newColumns)
         } else {
-            row = try insert(entity, values: values, columns: newColumns, key: key)
-            isNew = true
+            row = inserted!
             tracker.touch(entity.index, row, .inserted, seen: true)
-            try columnLinksChanged(entity, row: row, from: Array(repeating: nil, count: columnCount), to: newColumns)
+            try columnLinksChanged(entity, row: row, from: Array(repeating: nil, count: newColumns.count), to: newColumns)
         }
+        if !key.isEmpty {
+            insertFirstScore[entity.index] = max(-8, min(8, insertFirstScore[entity.index] + (existing == nil ? 1 : -1)))
+            rememberWritten(entity, key: key, row: row, values: values)
+        }
+        try importLinks(json, entity, row: row, isNew: existing == nil)
+        let presetWas = preset.flatMap { existing?.columns[$0.column] }
+        return Outcome(row: row, isNew: existing == nil, presetWas: presetWas)
+    }
 
+    /// The primary-key values of a record (empty for an owned entity).
+    private func primaryKey(_ values: [Value?], _ entity: EntityPlan) throws(RecordError) -> [Value] {
+        var key: [Value] = []
+        for slot in entity.keySlots {
+            guard let value = values[slot], !value.isNull else {
+                let attribute = entity.attributes[slot].spec
+                throw fail("missing primary key '\(attribute.name)' (key '\(attribute.key)')")
+            }
+            key.append(value)
+        }
+        return key
+    }
+
+    private func validate(_ values: [Value?], _ entity: EntityPlan) throws(RecordError) {
+        guard let validator = validators[entity.index] else { return }
+        do {
+            try validator(RecordFields(entity: entity.spec, values: values))
+        } catch {
+            throw fail("rejected by validation: \(error)")
+        }
+    }
+
+    /// The link columns of the row, resolved from the record: targets are imported first, so
+    /// the row can point at them. Keys the record does not have keep `current`.
+    private func resolveColumns(
+        _ json: JSONValue, _ entity: EntityPlan, preset: Preset?, current: [Int64?]?
+    ) throws(RecordError) -> [Int64?] {
+        var columns = current ?? Array(repeating: nil, count: entity.selfColumns.count)
+        for (j, r) in entity.selfColumns.enumerated() {
+            let relationship = entity.relationships[r]
+            if let preset, preset.column == j {
+                columns[j] = preset.row
+                continue
+            }
+            switch lookup(json, relationship.path) {
+            case .missing: continue
+            case .null: columns[j] = nil
+            case .value(let target):
+                path.append(.key(relationship.pathLabel))
+                columns[j] = try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row
+                path.removeLast()
+            }
+        }
+        return columns
+    }
+
+    /// Sets the links the record gives for relationships not stored in the row's own columns.
+    private func importLinks(_ json: JSONValue, _ entity: EntityPlan, row: Int64, isNew: Bool) throws(RecordError) {
         for relationship in entity.relationships where relationship.columnName == nil {
             switch lookup(json, relationship.path) {
             case .missing: continue
@@ -128,8 +172,36 @@ final class Importer {
                 path.removeLast()
             }
         }
-        let presetWas = preset.flatMap { isNew ? nil : existing?.columns[$0.column] }
-        return Outcome(row: row, isNew: isNew, presetWas: presetWas)
+    }
+
+    private func isMissingRequired(_ values: [Value?], _ entity: EntityPlan) -> Bool {
+        for (i, attribute) in entity.attributes.enumerated() where values[i] == nil && attribute.spec.isRequired {
+            return true
+        }
+        return false
+    }
+
+    // MARK: Repeated records
+
+    /// The row of a record this import already wrote with exactly these attribute values, for
+    /// entities whose rows hold nothing else that could have changed meanwhile (no link
+    /// columns): a tag shared by thousands of repositories is written once, not compared again.
+    private func repeatedRow(_ entity: EntityPlan, key: [Value], values: [Value?]) -> Int64? {
+        guard entity.skipsRepeats, let written = written[entity.index][RowKey(key)] else { return nil }
+        guard written.values.count == values.count else { return nil }
+        for (stored, value) in zip(written.values, values) {
+            switch (stored, value) {
+            case (nil, nil): continue
+            case (let stored?, let value?) where value.matches(stored): continue
+            default: return nil
+            }
+        }
+        return written.row
+    }
+
+    private func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
+        guard entity.skipsRepeats else { return }
+        written[entity.index][RowKey(key)] = (row, values.map { $0?.stored })
     }
 
     /// A row as found before writing: its id, link columns, and whether the present attributes
@@ -170,8 +242,12 @@ final class Importer {
         return existing
     }
 
-    private func insert(_ entity: EntityPlan, values: [Value?], columns: [Int64?], key: [Value], isStub: Bool = false) throws(RecordError) -> Int64 {
-        let statement = try sql(entity.insert)
+    /// Inserts a row and returns its id; with `ifAbsent`, `nil` when a row with the key exists.
+    private func insert(
+        _ entity: EntityPlan, values: [Value?], columns: [Int64?], key: [Value], isStub: Bool = false,
+        ifAbsent: Bool = false
+    ) throws(RecordError) -> Int64? {
+        let statement = try sql(ifAbsent ? entity.insertIfAbsent : entity.insert)
         var index: Int32 = 1
         for (i, attribute) in entity.attributes.enumerated() {
             let value: Value = values[i] ?? attribute.defaultValue
@@ -193,6 +269,7 @@ final class Importer {
         }
         if !entity.spec.isOwned { statement.bind(Int64(isStub ? 1 : 0), at: index) }
         try write(statement)
+        if ifAbsent && connection.changes == 0 { return nil }
         let row = connection.lastInsertRowID
         if !key.isEmpty { tracker.remember(entity.index, RowKey(key), row) }
         return row
@@ -220,7 +297,7 @@ final class Importer {
         for (i, slot) in entity.keySlots.enumerated() { values[slot] = key[i] }
         let row = try insert(
             entity, values: values, columns: Array(repeating: nil, count: entity.selfColumns.count),
-            key: key, isStub: true)
+            key: key, isStub: true)!
         tracker.touch(entity.index, row, .inserted)
         tracker.markStub(entity.index, row)
         return row
@@ -268,6 +345,8 @@ final class Importer {
 
     func rollBackRecord() {
         tracker.rollBackRecord()
+        discardPendingLinks()
+        for entity in written.indices { written[entity].removeAll() }
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
     }

@@ -16,6 +16,8 @@ struct PayloadReader {
         let path: String
         /// 1-based line, for JSON Lines.
         let line: Int?
+        /// Bytes of the payload before the record (for progress).
+        let offset: Int
     }
 
     /// Calls `body` with each root record in payload order.
@@ -46,10 +48,10 @@ struct PayloadReader {
         switch value.kind {
         case .array:
             for (i, element) in value.elements.enumerated() {
-                try body(Record(value: element, index: i, path: "\(prefix)[\(i)]", line: nil))
+                try body(Record(value: element, index: i, path: "\(prefix)[\(i)]", line: nil, offset: element.offset))
             }
         case .object:
-            try body(Record(value: value, index: 0, path: prefix, line: nil))
+            try body(Record(value: value, index: 0, path: prefix, line: nil, offset: value.offset))
         default:
             throw failure(.invalidRecord, "\(source.name): expected an object or an array of records at \(prefix), found \(value.summary)")
         }
@@ -70,7 +72,7 @@ struct PayloadReader {
             } catch {
                 throw failure(.invalidJSON, "\(source.name):\(number):\(error.column): invalid JSON (byte \(error.offset) of line \(number)): \(error.message)")
             }
-            try body(Record(value: document.root, index: index, path: "$", line: number))
+            try body(Record(value: document.root, index: index, path: "$", line: number, offset: lines.bytesRead))
             index += 1
         }
     }
@@ -150,6 +152,8 @@ struct LineChunker {
     private var start = 0
     private var lineNumber = 0
     private var isAtEnd = false
+    /// Bytes of the stream consumed so far, up to the end of the last line returned.
+    private(set) var bytesRead = 0
     private static let chunkSize = 1 << 20
 
     init(handle: UnsafeMutablePointer<FILE>) { self.handle = handle }
@@ -159,6 +163,7 @@ struct LineChunker {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 let line = Array(buffer[start..<newline])
+                bytesRead += newline + 1 - start
                 start = newline + 1
                 lineNumber += 1
                 return (line, lineNumber)
@@ -166,6 +171,7 @@ struct LineChunker {
             if isAtEnd {
                 guard start < buffer.count else { return nil }
                 let line = Array(buffer[start...])
+                bytesRead += buffer.count - start
                 start = buffer.count
                 lineNumber += 1
                 return (line, lineNumber)

@@ -3,61 +3,85 @@
 struct RowTracker {
     enum Status: UInt8 { case unchanged, updated, inserted }
 
-    private(set) var statuses: [[Int64: Status]]
-    /// Rows an import contained a record for (their `_seen_at` advances).
-    private(set) var seen: [Set<Int64>]
+    /// Per entity, per touched row: the status in the low bits, `seenFlag` when the import
+    /// contained a record for the row (its `_seen_at` advances).
+    private var rows: [[Int64: UInt8]]
+    private static let statusMask: UInt8 = 0b11
+    private static let seenFlag: UInt8 = 0b100
     /// Rows created as stubs by this import.
     private(set) var stubs: [Set<Int64>]
     /// Rows deleted by this import that existed before it.
     private(set) var deleted: [Int]
     private(set) var orphansRemoved: [Int]
-    /// Identity cache: primary key → row id, for rows known to exist now.
-    private(set) var identities: [[RowKey: Int64]]
+    /// Identity cache: primary key → row id, for rows known to exist now. Entities whose key is
+    /// the row id itself only need to know which ids exist (`knownRows`).
+    private var identities: [[RowKey: Int64]]
+    private var knownRows: [Set<Int64>]
+    private let keyIsRowID: [Bool]
     /// Set when a link to an entity with `cleanup: orphans` was removed, or such a row was
     /// inserted without a link: only then can the clean-up pass find anything.
     var mayHaveOrphans = false
 
     private enum Undo {
-        case status(Int, Int64, Status?)
-        case seen(Int, Int64)
+        case row(Int, Int64, UInt8?)
         case stub(Int, Int64)
         case identity(Int, RowKey)
+        case known(Int, Int64)
     }
     private var undo: [Undo] = []
     private var isJournaling = false
 
-    init(entityCount: Int) {
-        statuses = Array(repeating: [:], count: entityCount)
-        seen = Array(repeating: [], count: entityCount)
-        stubs = Array(repeating: [], count: entityCount)
-        deleted = Array(repeating: 0, count: entityCount)
-        orphansRemoved = Array(repeating: 0, count: entityCount)
-        identities = Array(repeating: [:], count: entityCount)
+    init(keyIsRowID: [Bool]) {
+        let count = keyIsRowID.count
+        self.keyIsRowID = keyIsRowID
+        rows = Array(repeating: [:], count: count)
+        stubs = Array(repeating: [], count: count)
+        deleted = Array(repeating: 0, count: count)
+        orphansRemoved = Array(repeating: 0, count: count)
+        identities = Array(repeating: [:], count: count)
+        knownRows = Array(repeating: [], count: count)
     }
 
-    func status(_ entity: Int, _ row: Int64) -> Status? { statuses[entity][row] }
+    func status(_ entity: Int, _ row: Int64) -> Status? {
+        rows[entity][row].flatMap { Status(rawValue: $0 & Self.statusMask) }
+    }
+
+    /// Every touched row of `entity` with its status.
+    func statuses(of entity: Int) -> [(row: Int64, status: Status)] {
+        rows[entity].map { ($0.key, Status(rawValue: $0.value & Self.statusMask)!) }
+    }
+
+    /// Rows of `entity` the import contained a record for and did not insert.
+    func seenExisting(of entity: Int) -> [Int64] {
+        rows[entity].compactMap {
+            $0.value & Self.seenFlag != 0 && $0.value & Self.statusMask != Status.inserted.rawValue ? $0.key : nil
+        }
+    }
 
     /// Records that the import contained a record for a row, and what it did to it.
     mutating func touch(_ entity: Int, _ row: Int64, _ status: Status, seen: Bool) {
-        touch(entity, row, status)
-        markSeen(entity, row)
+        update(entity, row) { old in
+            let oldStatus = (old ?? 0) & Self.statusMask
+            return max(oldStatus, status.rawValue) | ((old ?? 0) & Self.seenFlag) | (seen ? Self.seenFlag : 0)
+        }
     }
 
     /// Records that a row was touched; `inserted` wins over `updated`, which wins over `unchanged`.
     mutating func touch(_ entity: Int, _ row: Int64, _ status: Status) {
-        let old = statuses[entity][row]
-        if let old, old.rawValue >= status.rawValue { return }
-        if isJournaling { undo.append(.status(entity, row, old)) }
-        statuses[entity][row] = status
+        touch(entity, row, status, seen: false)
     }
 
     /// A link of an existing row changed: `updated` unless the row is new to this import.
     mutating func linkChanged(_ entity: Int, _ row: Int64) {
-        touch(entity, row, .updated)
+        touch(entity, row, .updated, seen: false)
     }
 
-    mutating func markSeen(_ entity: Int, _ row: Int64) {
-        if seen[entity].insert(row).inserted, isJournaling { undo.append(.seen(entity, row)) }
+    private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
+        let old = rows[entity][row]
+        let new = change(old)
+        guard new != old else { return }
+        if isJournaling { undo.append(.row(entity, row, old)) }
+        rows[entity][row] = new
     }
 
     mutating func markStub(_ entity: Int, _ row: Int64) {
@@ -68,33 +92,42 @@ struct RowTracker {
         stubs[entity].remove(row)
     }
 
-    func identity(_ entity: Int, _ key: RowKey) -> Int64? { identities[entity][key] }
+    func identity(_ entity: Int, _ key: RowKey) -> Int64? {
+        if keyIsRowID[entity], case .integer(let row) = key {
+            return knownRows[entity].contains(row) ? row : nil
+        }
+        return identities[entity][key]
+    }
 
     mutating func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
-        if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
+        if keyIsRowID[entity] {
+            if knownRows[entity].insert(row).inserted, isJournaling { undo.append(.known(entity, row)) }
+        } else if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
             undo.append(.identity(entity, key))
         }
     }
 
     /// Forgets rows deleted from the store, counting those that existed before the import.
-    mutating func removed(_ entity: Int, _ rows: [Int64], asOrphans: Bool) {
-        guard !rows.isEmpty else { return }
-        let gone = Set(rows)
-        for row in rows {
-            let existed = statuses[entity].removeValue(forKey: row) != .inserted
-            seen[entity].remove(row)
+    mutating func removed(_ entity: Int, _ removedRows: [Int64], asOrphans: Bool) {
+        guard !removedRows.isEmpty else { return }
+        let gone = Set(removedRows)
+        for row in removedRows {
+            let old = rows[entity].removeValue(forKey: row)
             stubs[entity].remove(row)
-            if existed {
+            knownRows[entity].remove(row)
+            if old.map({ $0 & Self.statusMask }) != Status.inserted.rawValue {
                 deleted[entity] += 1
                 if asOrphans { orphansRemoved[entity] += 1 }
             }
         }
-        identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+        if !identities[entity].isEmpty {
+            identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+        }
     }
 
     // MARK: Savepoints
 
-    /// Starts journaling changes so that `rollBack()` can undo them.
+    /// Starts journaling changes so that `rollBackRecord()` can undo them.
     mutating func beginRecord() {
         undo.removeAll(keepingCapacity: true)
         isJournaling = true
@@ -109,10 +142,10 @@ struct RowTracker {
         isJournaling = false
         for entry in undo.reversed() {
             switch entry {
-            case .status(let e, let row, let old): statuses[e][row] = old
-            case .seen(let e, let row): seen[e].remove(row)
+            case .row(let e, let row, let old): rows[e][row] = old
             case .stub(let e, let row): stubs[e].remove(row)
             case .identity(let e, let key): identities[e].removeValue(forKey: key)
+            case .known(let e, let row): knownRows[e].remove(row)
             }
         }
         undo.removeAll(keepingCapacity: true)

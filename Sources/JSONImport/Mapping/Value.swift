@@ -34,6 +34,18 @@ enum Value {
         }
     }
 
+    /// `true` when this value is exactly `stored`.
+    func matches(_ stored: StoredValue) -> Bool {
+        switch (self, stored) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a == b
+        case (.bytes(let a), .text(let b)): return b.utf8.elementsEqual(a)
+        case (.text(let a), .text(let b)): return a == b
+        default: return false
+        }
+    }
+
     /// The text of a `bytes` or `text` value.
     var string: String? {
         switch self {

@@ -23,11 +23,37 @@ public struct MigrationPlan: Sendable, Hashable {
 public struct MigrationRefused: Error, Sendable, Hashable, CustomStringConvertible {
     public let plan: MigrationPlan
 
+    public init(plan: MigrationPlan) { self.plan = plan }
+
     public var description: String {
         let lines = plan.changes.filter(\.losesData).map { "  - \($0.description)" }
         return "the mappings need changes to the store that would lose data:\n"
             + lines.joined(separator: "\n")
             + "\nrun 'jsonimport migrate --allow-data-loss' to apply them"
+    }
+}
+
+extension Mapper {
+    /// Brings an existing store in line with the mappings (SPEC 4.1 `migrate`, 5).
+    ///
+    /// Safe changes (new entities, attributes, relationships, indexes) are applied; changes
+    /// that would lose data are applied only with `allowDataLoss`. The store must exist.
+    ///
+    /// ```swift
+    /// let plan = try Mapper.migrate(store: "cache.sqlite", to: spec)
+    /// if plan.losesData { print(plan.changes) }  // nothing was applied
+    /// ```
+    /// - Returns: every change between the store and the mappings; when ``MigrationPlan/losesData``
+    ///   and not `allowDataLoss`, none of them was applied.
+    /// - Throws: ``StoreError`` when the store cannot be opened or is not a store.
+    public static func migrate(
+        store path: String, to spec: MappingSpec, allowDataLoss: Bool = false, busyTimeout: Double = 30
+    ) throws -> MigrationPlan {
+        guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.notFound, "store '\(path)' does not exist")
+        }
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout)
+        return try Store.migrate(connection, to: spec, allowDataLoss: allowDataLoss)
     }
 }
 

@@ -32,32 +32,35 @@ final class Store {
         if !location.readOnly { try prepareSchema(allowDataLoss: allowDataLoss) }
     }
 
-    /// The changes the store needs to match the mappings (empty when it matches).
-    func pendingMigration() throws -> MigrationPlan {
-        guard let recorded = try recordedState() else { return MigrationPlan(changes: [], statements: []) }
-        return Migration.plan(from: recorded, to: StoreSchemaState(StorageSchema(spec: spec)))
+    private func prepareSchema(allowDataLoss: Bool) throws {
+        let migration = try Self.migrate(connection, to: spec, allowDataLoss: allowDataLoss)
+        if migration.losesData && !allowDataLoss { throw MigrationRefused(plan: migration) }
     }
 
-    private func prepareSchema(allowDataLoss: Bool) throws {
+    /// Brings the storage of `connection` in line with `spec`: creates it in an empty database,
+    /// applies the changes when none loses data or `allowDataLoss`, and returns them (nothing is
+    /// applied when a data-losing change is refused).
+    static func migrate(_ connection: SQLiteConnection, to spec: MappingSpec, allowDataLoss: Bool) throws -> MigrationPlan {
         try connection.transaction {
-            guard let recorded = try recordedState() else {
-                try requireEmpty()
-                for statement in StorageSchema(spec: spec).statements { try connection.execute(statement) }
-                try record(StoreSchemaState(StorageSchema(spec: spec)))
-                return
-            }
             let wanted = StoreSchemaState(StorageSchema(spec: spec))
-            guard recorded != wanted else { return }
+            guard let recorded = try recordedState(connection) else {
+                try requireEmpty(connection)
+                for statement in StorageSchema(spec: spec).statements { try connection.execute(statement) }
+                try record(wanted, connection)
+                return MigrationPlan(changes: [], statements: [])
+            }
+            guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
             let migration = Migration.plan(from: recorded, to: wanted)
-            if migration.losesData && !allowDataLoss { throw MigrationRefused(plan: migration) }
+            guard !migration.losesData || allowDataLoss else { return migration }
             try connection.execute("PRAGMA defer_foreign_keys = ON")
             for statement in migration.statements { try connection.execute(statement) }
-            try record(wanted)
+            try record(wanted, connection)
+            return migration
         }
     }
 
     /// The schema the store records, or `nil` for a store without one (a new file).
-    private func recordedState() throws -> StoreSchemaState? {
+    private static func recordedState(_ connection: SQLiteConnection) throws -> StoreSchemaState? {
         let table = StorageSchema.metadataTable
         let exists = try connection.rows(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
@@ -71,14 +74,14 @@ final class Store {
         return state
     }
 
-    private func requireEmpty() throws {
+    private static func requireEmpty(_ connection: SQLiteConnection) throws {
         let tables = try connection.rows("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
         if case .integer(let count)? = tables.first?.first, count > 0 {
             throw StoreError(.corrupt, "'\(connection.path)' is a database but not a JSONImport store")
         }
     }
 
-    private func record(_ state: StoreSchemaState) throws {
+    private static func record(_ state: StoreSchemaState, _ connection: SQLiteConnection) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(state), as: UTF8.self)

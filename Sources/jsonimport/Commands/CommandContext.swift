@@ -16,4 +16,14 @@ struct CommandContext {
     func loadMappings() throws(MappingLoadError) -> MappingSpec {
         try MappingSpec.load(from: globals.mappingsPath)
     }
+
+    /// Opens the store named by `--store` for the mappings. Only `import` creates a missing
+    /// store; for every other command a missing store is a store error (exit 3).
+    func openMapper(createsStore: Bool) throws -> Mapper {
+        let spec = try loadMappings()
+        let store: Mapper.StoreLocation = globals.storePath == ":memory:" ? .inMemory : .file(globals.storePath)
+        return try Mapper(
+            spec: spec, store: store,
+            configuration: Mapper.Configuration(busyTimeout: globals.busyTimeout, createsStore: createsStore))
+    }
 }

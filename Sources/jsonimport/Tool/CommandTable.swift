@@ -7,6 +7,10 @@
 /// command's help as well.
 enum CommandTable {
     static let commands: [any Command.Type] = [
+        ImportCommand.self,
+        QueryCommand.self,
+        StatsCommand.self,
+        MigrateCommand.self,
         ValidateCommand.self,
         SchemaCommand.self,
     ]

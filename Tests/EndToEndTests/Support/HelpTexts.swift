@@ -26,6 +26,14 @@ enum HelpTexts {
           -h, --help              Shows this help.
 
         COMMANDS:
+          import                  Imports JSON payloads into the store, upserting every
+                                  record by its key.
+          query                   Prints stored records of an entity, filtered, ordered
+                                  and paged.
+          stats                   Counts rows per entity (stubs included), stubs, and
+                                  links per relationship.
+          migrate                 Shows the changes the store needs to match the
+                                  mappings, and applies them.
           validate                Checks the mappings and lists each entity with its key
                                   and counts.
           schema                  Prints the SQL that creates the store for the
@@ -73,6 +81,153 @@ enum HelpTexts {
         USAGE: jsonimport schema [OPTIONS]
 
         OPTIONS:
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport import --help`.
+    static let importCommand = """
+        OVERVIEW: Imports JSON payloads into the store, upserting every record by its
+                  key.
+
+        All files are imported in one transaction: the store keeps all of them or none.
+        '-' reads standard input. Files ending in .jsonl or .ndjson are read as JSON
+        Lines. The store is created when it does not exist.
+
+        USAGE: jsonimport import [OPTIONS] ENTITY FILE...
+
+        ARGUMENTS:
+          ENTITY                  The root entity the records belong to.
+          FILE                    Payload files ('-' for standard input).
+
+        OPTIONS:
+          --root KEYPATH          Key path of the record list in the payload (overrides
+                                  the entity's root).
+          --format FORMAT         Payload format. (values: json, jsonl; default: by file
+                                  extension)
+          --prune                 Delete rows of ENTITY that the payloads do not contain
+                                  (sync mode).
+          --on-error POLICY       What a record error does: abort the import or skip the
+                                  record. (values: abort, skip; default: abort)
+          --no-cleanup            Do not run the clean-up pass after the records.
+          --dry-run               Do everything and report it, then roll it back.
+          --report FORMAT         How to print the report. (values: text, json; default:
+                                  text)
+          --explain               List every deleted row and why.
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport query --help`.
+    static let query = """
+        OVERVIEW: Prints stored records of an entity, filtered, ordered and paged.
+
+        Attributes appear in their JSON form; a relationship appears as the target's
+        primary key (an array of keys for 'many'), an owned target as the nested object.
+        Rows come in primary-key order unless --order is given.
+
+        Filter expressions: comparisons (= != < <= > >=), IN (...), IS [NOT] NULL, LIKE,
+        AND, OR, NOT and parentheses; paths follow relationships: "address.city =
+        'Oslo'".
+
+        USAGE: jsonimport query [OPTIONS] ENTITY
+
+        ARGUMENTS:
+          ENTITY                  The entity to read.
+
+        OPTIONS:
+          --id VALUE ...          A primary key to select (a composite key as its values
+                                  joined by commas). (repeatable)
+          --where EXPR            A filter expression.
+          --order FIELD[:desc] ...
+                                  Sort by an attribute, ascending unless ':desc'
+                                  follows. (repeatable)
+          --limit N               Print at most N rows.
+          --offset N              Skip the first N rows.
+          --fields A,B,...        Print only these properties, in this order.
+          --meta                  Add _createdAt, _updatedAt, _seenAt and _stub to each
+                                  row.
+          --format FORMAT         Output format. (values: json, jsonl, table; default:
+                                  table on a terminal, else json)
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport stats --help`.
+    static let stats = """
+        OVERVIEW: Counts rows per entity (stubs included), stubs, and links per
+                  relationship.
+
+        USAGE: jsonimport stats [OPTIONS]
+
+        OPTIONS:
+          --format FORMAT         Output format. (values: text, json; default: text)
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport migrate --help`.
+    static let migrate = """
+        OVERVIEW: Shows the changes the store needs to match the mappings, and applies
+                  them.
+
+        Safe changes (new entities, attributes, relationships, indexes) are applied in
+        place. Changes that would lose data (a removed attribute, relationship or
+        entity, a type or key change) are listed and nothing is applied (exit status 1)
+        unless --allow-data-loss is given.
+
+        USAGE: jsonimport migrate [OPTIONS]
+
+        OPTIONS:
+          --allow-data-loss       Apply changes that drop stored data too.
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

@@ -11,6 +11,7 @@ final class SQLiteConnection {
     /// Opens (and with `create`, creates) the database at `path` (`:memory:` for a private one),
     /// with WAL, foreign keys and a busy timeout; `readOnly` opens an existing file for reading.
     init(path: String, create: Bool, busyTimeout: Double, readOnly: Bool = false) throws(StoreError) {
+        _ = Self.configureOnce
         var db: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX
@@ -33,6 +34,9 @@ final class SQLiteConnection {
         // from spilling to the WAL mid-transaction.
         try execute("PRAGMA cache_size = -65536")
     }
+
+    /// Process-wide settings, applied before the first connection opens.
+    private static let configureOnce: Void = { _ = csqlite_disable_memory_statistics() }()
 
     deinit {
         cache.removeAll()

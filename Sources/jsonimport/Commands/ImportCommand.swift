@@ -1,0 +1,73 @@
+import JSONImport
+
+/// `jsonimport import ENTITY FILE...`: imports payload files in one transaction.
+struct ImportCommand: Command {
+    static let signature = CommandSignature(
+        name: "import",
+        overview: "Imports JSON payloads into the store, upserting every record by its key.",
+        discussion: [
+            "All files are imported in one transaction: the store keeps all of them or none. "
+                + "'-' reads standard input. Files ending in .jsonl or .ndjson are read as JSON Lines. "
+                + "The store is created when it does not exist.",
+        ],
+        arguments: [
+            ArgumentSpec("ENTITY", help: "The root entity the records belong to."),
+            ArgumentSpec("FILE", help: "Payload files ('-' for standard input).", isRepeatable: true),
+        ],
+        options: [
+            .value("--root", "KEYPATH", help: "Key path of the record list in the payload (overrides the entity's root)."),
+            .value("--format", "FORMAT", help: "Payload format.", default: "by file extension", allowed: ["json", "jsonl"]),
+            .flag("--prune", help: "Delete rows of ENTITY that the payloads do not contain (sync mode)."),
+            .value("--on-error", "POLICY", help: "What a record error does: abort the import or skip the record.",
+                   default: "abort", allowed: ["abort", "skip"]),
+            .flag("--no-cleanup", help: "Do not run the clean-up pass after the records."),
+            .flag("--dry-run", help: "Do everything and report it, then roll it back."),
+            .value("--report", "FORMAT", help: "How to print the report.", default: "text", allowed: ["text", "json"]),
+            .flag("--explain", help: "List every deleted row and why."),
+        ])
+
+    let entity: String
+    let files: [String]
+    let options: ImportOptions
+    let isJSONReport: Bool
+
+    init(parsing arguments: ParsedArguments) throws(CLIError) {
+        entity = arguments.argument("ENTITY") ?? ""
+        files = arguments.arguments("FILE")
+        let format = arguments.value(of: "--format").flatMap(PayloadFormat.init(rawValue:))
+        let root = arguments.value(of: "--root")
+        if root != nil && (format == .jsonl || (format == nil && files.contains { PayloadFormat(fileName: $0) == .jsonl })) {
+            throw .usage("--root does not apply to JSON Lines payloads")
+        }
+        options = ImportOptions(
+            root: root, format: format, prune: arguments.isSet("--prune"),
+            onError: arguments.value(of: "--on-error") == "skip" ? .skip : .abort,
+            cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
+            explain: arguments.isSet("--explain"))
+        isJSONReport = arguments.value(of: "--report") == "json"
+    }
+
+    func run(in context: CommandContext) throws -> ImportReport {
+        let mapper = try context.openMapper(createsStore: true)
+        let bar = context.showsProgress ? ProgressBar() : nil
+        var progress: ImportProgress.Handler?
+        if let bar { progress = { bar.draw($0) } }
+        do {
+            return try mapper.importSources(files.map(ImportSource.file), as: entity, options: options, progress: progress)
+        } catch let error as ImportError {
+            bar?.clear()
+            if isJSONReport && !error.report.errors.isEmpty {
+                context.output.result(error.report.json(explain: options.explain) + "\n")
+            }
+            throw error
+        }
+    }
+
+    func render(_ report: ImportReport, to output: Output) {
+        if isJSONReport {
+            output.result(report.json(explain: options.explain) + "\n")
+        } else {
+            output.report(report.text + "\n")
+        }
+    }
+}
