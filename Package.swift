@@ -29,6 +29,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
+        // A runnable tour of the Swift API: `swift run JSONImportExample`.
+        .executableTarget(name: "JSONImportExample", dependencies: ["JSONImport"], path: "Examples/Swift"),
         .testTarget(
             name: "JSONImportTests", dependencies: ["JSONImport"],
             resources: [.copy("Fixtures")]),
