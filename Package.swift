@@ -29,6 +29,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
+        // Times the clean-up pass on a large store: `bash Benchmarks/cleanup_scale.sh`.
+        .executableTarget(
+            name: "cleanup-scale", dependencies: ["JSONImport", "CSQLite"], path: "Benchmarks/CleanupScale"),
         // A runnable tour of the Swift API: `swift run JSONImportExample`.
         .executableTarget(name: "JSONImportExample", dependencies: ["JSONImport"], path: "Examples/Swift"),
         .testTarget(

@@ -10,6 +10,8 @@ import Testing
         ("migrate", HelpTexts.migrate),
         ("validate", HelpTexts.validate),
         ("schema", HelpTexts.schema),
+        ("delete", HelpTexts.delete),
+        ("clean", HelpTexts.clean),
     ]
 
     @Test func toolHelpShowsGlobalOptionsAndRegisteredCommands() throws {

@@ -57,6 +57,18 @@ extension Store {
         }
     }
 
+    /// Runs `body` as one write scope, committed with the changes it returns (for observers) or
+    /// undone when it throws.
+    func recordedWrite(_ body: () throws -> ChangeLog?) throws {
+        try beginWrite()
+        do {
+            try commitWrite(try body())
+        } catch {
+            rollBackWrite()
+            throw error
+        }
+    }
+
     /// Runs `body` as one write scope: committed when it returns, undone when it throws.
     func write<T>(_ body: () throws -> T) throws -> T {
         try beginWrite()

@@ -173,7 +173,7 @@ struct LinkSQL {
         var link = ""
         switch storage {
         case .selfColumn(let column, _):
-            steal = "UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(quote(column)) = ? AND \(entity.rowID) != ? RETURNING \(entity.rowID)"
+            steal = "UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(quote(column)) = ? AND \(entity.rowID) IS NOT ? RETURNING \(entity.rowID)"
         case .otherColumn(let column):
             current = "SELECT \(target.rowID) FROM \(target.table) WHERE \(quote(column)) = ? ORDER BY \(target.rowID)"
             clearOther = "UPDATE \(target.table) SET \(quote(column)) = NULL WHERE \(target.rowID) = ?"

@@ -73,8 +73,16 @@ extension ImportReport {
     /// A short human-readable summary.
     public var text: String {
         var lines: [String] = []
-        let head = entity.map { "\($0): " } ?? ""
-        lines.append("\(head)\(records) record\(records == 1 ? "" : "s") read, \(skipped) skipped\(dryRun ? " (dry run: nothing kept)" : "")")
+        let deleted = changes.reduce(0) { $0 + $1.counts.deleted }
+        switch operation {
+        case .import:
+            let head = entity.map { "\($0): " } ?? ""
+            lines.append("\(head)\(records) record\(records == 1 ? "" : "s") read, \(skipped) skipped\(dryRun ? " (dry run: nothing kept)" : "")")
+        case .delete:
+            lines.append("delete \(entity ?? ""): \(deleted) row\(deleted == 1 ? "" : "s") deleted")
+        case .clean:
+            lines.append("clean: \(deleted) row\(deleted == 1 ? "" : "s") deleted")
+        }
         for change in changes {
             let c = change.counts
             lines.append("  \(change.entity): \(c.inserted) inserted, \(c.updated) updated, \(c.unchanged) unchanged, \(c.deleted) deleted")

@@ -19,10 +19,17 @@ public struct ImportReport: Sendable, Hashable {
     public var errors: [ImportIssue] = []
     /// Every deleted row and why (filled with `explain`).
     public var deletions: [Deletion]?
+    /// The operation that produced the report (it shapes the text summary only).
+    public var operation: Operation = .import
     /// The row of each root record imported, in payload order: what `map` reads back.
     var rootRows: [Int64] = []
 
     public init(entity: String?) { self.entity = entity }
+
+    /// The operations that report what they did.
+    public enum Operation: String, Sendable, Hashable {
+        case `import`, delete, clean
+    }
 
     /// Row counts for one entity (SPEC 2.2 "Counting").
     public struct Counts: Sendable, Hashable {

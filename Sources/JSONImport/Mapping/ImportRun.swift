@@ -24,6 +24,7 @@ struct ImportRun {
         let parser = JSONParser()
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
+        var skippedKeys: [[StoredValue]] = []
         try store.beginWrite()
         do {
             for source in sources {
@@ -37,21 +38,13 @@ struct ImportRun {
                     if let issue = try importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
+                        if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
                     }
                 }
                 meter?.finish(source, records: report.records)
             }
             try flushLinks(importer)
-            var deletions: [Deletion] = []
-            if options.cleanup && importer.tracker.mayHaveOrphans {
-                let removed = try CleanupPass(connection: connection, plan: store.plan).run()
-                for (index, rows) in Dictionary(grouping: removed, by: \.entity) {
-                    importer.tracker.removed(index, rows.map(\.row), asOrphans: true)
-                }
-                deletions += removed.map {
-                    Deletion(entity: store.plan.entities[$0.entity].spec.name, key: $0.key, reason: .orphan)
-                }
-            }
+            let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)
             fill(&report, from: importer)
             if options.explain { report.deletions = deletions }
@@ -125,38 +118,14 @@ struct ImportRun {
     private func writeBookkeeping(_ importer: Importer) throws {
         for plan in store.plan.entities where plan.spec.hasTimestamps {
             let updated = importer.tracker.statuses(of: plan.index).compactMap { $0.status == .updated ? $0.row : nil }
-            try setColumn("_updated_at", of: plan, rows: updated, importer)
-            try setColumn("_seen_at", of: plan, rows: importer.tracker.seenExisting(of: plan.index), importer)
-        }
-    }
-
-    private func setColumn(_ column: String, of plan: EntityPlan, rows: [Int64], _ importer: Importer) throws {
-        let chunkSize = 50_000
-        for start in stride(from: 0, to: rows.count, by: chunkSize) {
-            let ids = rows[start..<min(start + chunkSize, rows.count)].map(String.init).joined(separator: ",")
-            try store.connection.run(
-                "UPDATE \(plan.table) SET \(quote(column)) = ? WHERE \(plan.rowID) IN (SELECT value FROM json_each(?))",
-                [.real(importer.now), .text("[\(ids)]")])
+            let connection = store.connection
+            try connection.setColumn("_updated_at", of: plan, rows: updated, to: .real(importer.now))
+            try connection.setColumn("_seen_at", of: plan, rows: importer.tracker.seenExisting(of: plan.index), to: .real(importer.now))
         }
     }
 
     private func fill(_ report: inout ImportReport, from importer: Importer) {
-        let tracker = importer.tracker
-        for plan in store.plan.entities {
-            var counts = ImportReport.Counts()
-            for (_, status) in tracker.statuses(of: plan.index) {
-                switch status {
-                case .inserted: counts.inserted += 1
-                case .updated: counts.updated += 1
-                case .unchanged: counts.unchanged += 1
-                }
-            }
-            counts.deleted = tracker.deleted[plan.index]
-            let name = plan.spec.name
-            if counts != ImportReport.Counts() { report.changes.append((name, counts)) }
-            if tracker.orphansRemoved[plan.index] > 0 { report.orphansRemoved.append((name, tracker.orphansRemoved[plan.index])) }
-            if !tracker.stubs[plan.index].isEmpty { report.stubs.append((name, tracker.stubs[plan.index].count)) }
-        }
+        report.addCounts(from: importer.tracker, plan: store.plan)
         report.skippedLinks = importer.skippedLinks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

@@ -21,22 +21,34 @@ extension Importer {
     /// Every attribute of `entity` converted, transformed and validated; `nil` where the key is
     /// missing.
     func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
-        var values: [Value?] = []
-        values.reserveCapacity(entity.attributes.count)
-        for attribute in entity.attributes {
-            switch lookup(json, attribute.path) {
-            case .missing:
-                values.append(nil)
-            case .null:
-                if attribute.spec.isRequired {
-                    throw fail("'\(attribute.spec.name)' is required, found null", key: attribute)
-                }
-                values.append(.null)
-            case .value(let value):
-                values.append(try convert(value, attribute))
+        var values = [Value?](repeating: nil, count: entity.attributes.count)
+        // Identity first (SPEC 2.2 step 1): a missing, null or bad key is the record's error.
+        for slot in entity.keySlots {
+            let attribute = entity.attributes[slot]
+            guard let value = try read(json, attribute), !value.isNull else {
+                throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')")
             }
+            values[slot] = value
+        }
+        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) {
+            values[slot] = try read(json, attribute)
         }
         return values
+    }
+
+    /// One attribute's value; `nil` where the key is missing.
+    private func read(_ json: JSONValue, _ attribute: AttributePlan) throws(RecordError) -> Value? {
+        switch lookup(json, attribute.path) {
+        case .missing:
+            return nil
+        case .null:
+            if attribute.spec.isRequired {
+                throw fail("'\(attribute.spec.name)' is required, found null", key: attribute)
+            }
+            return .null
+        case .value(let value):
+            return try convert(value, attribute)
+        }
     }
 
     /// Converts, transforms and validates one present value.
@@ -45,7 +57,10 @@ extension Importer {
         var value: Value
         switch json.converted(to: spec.type, format: spec.dateFormat) {
         case .success(let converted): value = converted
-        case .failure(let failure): throw fail(failure.description, key: attribute)
+        case .failure(let failure):
+            var error = fail(failure.description, key: attribute)
+            if let index = failure.elementIndex { error.path.append(.index(index)) }
+            throw error
         }
         value = value.applying(spec.transforms)
         if value.isNull {

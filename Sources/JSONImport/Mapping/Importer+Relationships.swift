@@ -8,6 +8,8 @@ extension Importer {
     ) throws(RecordError) -> Outcome? {
         let target = plan.entities[relationship.target]
         let isObject = json.kind == .object
+        // A row reached through a back side gets no inbound link from it.
+        if !relationship.spec.isForward && target.spec.cleanup == .orphans { tracker.mayHaveOrphans = true }
         switch relationship.spec.by {
         case .object where !isObject:
             throw fail("expected object for \(target.spec.name), found \(json.summary)")
@@ -85,15 +87,22 @@ extension Importer {
                 if let now = new[j] { tracker.linkChanged(target, now) }
             }
             if old[j] != nil { noteLostLink(relationship, of: entity, targetRow: old[j]!, sourceRow: row) }
-            if case .selfColumn(_, true) = relationship.storage, let now = new[j] {
-                // One ↔ one: the target cannot stay linked from another row.
-                let statement = try sql(relationship.sql.steal)
-                statement.bind(now, at: 1)
-                statement.bind(row, at: 2)
-                var others: [Int64] = []
-                while try step(statement) { others.append(statement.int64(at: 0)) }
-                for other in others { tracker.linkChanged(entity.index, other) }
-            }
+        }
+    }
+
+    /// One ↔ one: a target that `row` (`nil` for a row about to be inserted) now links to cannot
+    /// stay linked from another row. Those rows lose the link before `row` is written, so the
+    /// unique column never holds the target twice.
+    func releaseTakenTargets(_ entity: EntityPlan, row: Int64?, from old: [Int64?]?, to new: [Int64?]) throws(RecordError) {
+        for (j, r) in entity.selfColumns.enumerated() where old?[j] != new[j] {
+            let relationship = entity.relationships[r]
+            guard case .selfColumn(_, true) = relationship.storage, let now = new[j] else { continue }
+            let statement = try sql(relationship.sql.steal)
+            statement.bind(now, at: 1)
+            if let row { statement.bind(row, at: 2) } else { statement.bindNull(at: 2) }
+            var others: [Int64] = []
+            while try step(statement) { others.append(statement.int64(at: 0)) }
+            for other in others { tracker.linkChanged(entity.index, other) }
         }
     }
 

@@ -89,6 +89,7 @@ final class Importer {
             if inserted == nil { existing = try select(entity, key: key, values: values) }
         }
 
+        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         let row: Int64
         if let existing {
             row = existing.row

@@ -15,7 +15,9 @@ extension JSONValue {
             out.append("[")
             for (i, item) in elements.enumerated() {
                 switch item.converted(to: element, format: format) {
-                case .failure(let failure): return .failure(failure)
+                case .failure(var failure):
+                    failure.elementIndex = i
+                    return .failure(failure)
                 case .success(let value):
                     if i > 0 { out.append(",") }
                     out.appendRaw(ValueConversion.jsonElement(value.stored, of: element))

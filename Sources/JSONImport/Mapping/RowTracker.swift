@@ -53,8 +53,13 @@ struct RowTracker {
 
     /// Rows of `entity` the import contained a record for and did not insert.
     func seenExisting(of entity: Int) -> [Int64] {
-        rows[entity].compactMap {
-            $0.value & Self.seenFlag != 0 && $0.value & Self.statusMask != Status.inserted.rawValue ? $0.key : nil
+        rows(of: entity) { status, seen in seen && status != .inserted }
+    }
+
+    /// Touched rows of `entity` whose status and seen mark satisfy `predicate`.
+    func rows(of entity: Int, where predicate: (Status, _ seen: Bool) -> Bool) -> [Int64] {
+        rows[entity].compactMap { row, flags in
+            predicate(Status(rawValue: flags & Self.statusMask)!, flags & Self.seenFlag != 0) ? row : nil
         }
     }
 
@@ -108,21 +113,30 @@ struct RowTracker {
     }
 
     /// Forgets rows deleted from the store, counting those that existed before the import.
-    mutating func removed(_ entity: Int, _ removedRows: [Int64], asOrphans: Bool) {
-        guard !removedRows.isEmpty else { return }
-        let gone = Set(removedRows)
+    ///
+    /// - Returns: for each row, whether it existed before the import (rows the import both
+    ///   created and deleted count nowhere).
+    @discardableResult
+    mutating func removed(_ entity: Int, _ removedRows: [Int64], asOrphans: Bool) -> [Bool] {
+        guard !removedRows.isEmpty else { return [] }
+        var result: [Bool] = []
+        result.reserveCapacity(removedRows.count)
         for row in removedRows {
             let old = rows[entity].removeValue(forKey: row)
+            let existed = old.map({ $0 & Self.statusMask }) != Status.inserted.rawValue
             stubs[entity].remove(row)
             knownRows[entity].remove(row)
-            if old.map({ $0 & Self.statusMask }) != Status.inserted.rawValue {
+            if existed {
                 deleted[entity] += 1
                 if asOrphans { orphansRemoved[entity] += 1 }
             }
+            result.append(existed)
         }
         if !identities[entity].isEmpty {
+            let gone = Set(removedRows)
             identities[entity] = identities[entity].filter { !gone.contains($0.value) }
         }
+        return result
     }
 
     // MARK: Savepoints

@@ -19,7 +19,8 @@ struct FilterCompiler {
             for part in parts { sql.append(try condition(part, on: entity, alias: alias)) }
             return "(" + sql.joined(separator: " AND ") + ")"
         case .not(let inner):
-            return "NOT (" + (try condition(inner, on: entity, alias: alias)) + ")"
+            // Two-valued logic: a comparison with NULL does not hold, so its negation does.
+            return "NOT coalesce(" + (try condition(inner, on: entity, alias: alias)) + ", 0)"
         case .compare(let path, let op, let value):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 let bound = try compiler.bind(value, for: attribute, applyingTransforms: op == .equal || op == .notEqual)

@@ -19,6 +19,15 @@ struct RecordReader {
 
     /// The row ids matching `selection`, in order.
     func rowIDs(_ entity: EntityPlan, _ selection: Selection) throws -> [Int64] {
+        let (sql, parameters) = try rowIDQuery(entity, selection)
+        return try connection.rows(sql, parameters).compactMap {
+            if case .integer(let id) = $0[0] { return id }
+            return nil
+        }
+    }
+
+    /// The `SELECT` of the row ids matching `selection`, in order, and its parameters.
+    func rowIDQuery(_ entity: EntityPlan, _ selection: Selection) throws -> (sql: String, parameters: [StoredValue]) {
         var compiler = FilterCompiler(plan: plan)
         var conditions: [String] = []
         var parameters: [StoredValue] = []
@@ -40,10 +49,7 @@ struct RecordReader {
         if selection.limit != nil || selection.offset != nil {
             sql += " LIMIT \(selection.limit ?? -1) OFFSET \(selection.offset ?? 0)"
         }
-        return try connection.rows(sql, parameters).compactMap {
-            if case .integer(let id) = $0[0] { return id }
-            return nil
-        }
+        return (sql, parameters)
     }
 
     /// Row `row` of `entity` as a record: attributes, then relationships, then bookkeeping.

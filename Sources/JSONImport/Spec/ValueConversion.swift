@@ -25,6 +25,8 @@ struct ConversionFailure: Error, Sendable, Hashable, CustomStringConvertible {
     let expected: String
     /// What was found, as ``LiteralValue/summary`` shows it.
     let found: String
+    /// For a `[T]` value, the index of the element that does not convert.
+    var elementIndex: Int? = nil
 
     var description: String { "expected \(expected), found \(found)" }
 }

@@ -41,7 +41,12 @@ final class Store {
     /// applies the changes when none loses data or `allowDataLoss`, and returns them (nothing is
     /// applied when a data-losing change is refused).
     static func migrate(_ connection: SQLiteConnection, to spec: MappingSpec, allowDataLoss: Bool) throws -> MigrationPlan {
-        try connection.transaction {
+        // A rebuilt table is dropped and created again: with foreign keys enforced, the drop would
+        // run the ON DELETE action of every link to its rows. The pragma is a no-op inside a
+        // transaction, so enforcement is turned off around it (SQLite's table-rebuild procedure).
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { try? connection.execute("PRAGMA foreign_keys = ON") }
+        return try connection.transaction {
             let wanted = StoreSchemaState(StorageSchema(spec: spec))
             guard let recorded = try recordedState(connection) else {
                 try requireEmpty(connection)

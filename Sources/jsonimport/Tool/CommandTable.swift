@@ -13,6 +13,8 @@ enum CommandTable {
         MigrateCommand.self,
         ValidateCommand.self,
         SchemaCommand.self,
+        DeleteCommand.self,
+        CleanCommand.self,
     ]
 
     /// The command called `name`, or `nil`.

@@ -30,6 +30,11 @@ struct ErrorReport: Equatable {
             self.init(exitCode: .invalidInput, lines: Self.lines(for: error))
             return
         }
+        if let error = error as? DeleteError {
+            // A refused deletion is invalid input; each refused row gets its own line.
+            self.init(exitCode: .invalidInput, lines: error.lines.map(Line.error))
+            return
+        }
         let error = Self.classify(error)
         switch error.code {
         case .usage:

@@ -38,6 +38,10 @@ enum HelpTexts {
                                   and counts.
           schema                  Prints the SQL that creates the store for the
                                   mappings.
+          delete                  Deletes rows by key or filter, with their onDelete
+                                  rules and clean-up.
+          clean                   Runs the clean-up pass, after evicting rows not seen
+                                  for a while.
           help [COMMAND]          Shows help for the tool or for a command.
 
         See 'jsonimport help COMMAND' for a command's arguments and options.
@@ -228,6 +232,88 @@ enum HelpTexts {
 
         OPTIONS:
           --allow-data-loss       Apply changes that drop stored data too.
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport delete --help`.
+    static let delete = """
+        OVERVIEW: Deletes rows by key or filter, with their onDelete rules and clean-up.
+
+        Each relationship of a deleted row applies its onDelete rule: nullify drops the
+        links, cascade deletes the linked rows too, deny refuses the whole deletion
+        while links to rows that would stay exist (exit 1, nothing deleted). Then the
+        clean-up pass removes the rows of 'cleanup: orphans' entities that nothing links
+        to any more. Everything happens in one transaction.
+
+        Rows are picked by --id, by --where, or by both (rows matching both).
+
+        USAGE: jsonimport delete [OPTIONS] ENTITY
+
+        ARGUMENTS:
+          ENTITY                  The entity to delete rows from.
+
+        OPTIONS:
+          --id VALUE ...          Primary key of a row to delete; a composite key as its
+                                  values joined by commas, in key order. (repeatable)
+          --where EXPR            Filter expression picking the rows to delete, as for
+                                  'query'.
+          --no-cascade            Deletes the named rows only and drops their links;
+                                  cascade rules are not followed.
+          --no-cleanup            Skips the clean-up pass after the deletion.
+          --report FORMAT         How to print what was done: a text summary, or one
+                                  JSON object. (values: text, json; default: text)
+          --explain               Lists every deleted row with its key and the reason it
+                                  was deleted.
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport clean --help`.
+    static let clean = """
+        OVERVIEW: Runs the clean-up pass, after evicting rows not seen for a while.
+
+        The clean-up pass deletes the rows of 'cleanup: orphans' entities that no longer
+        hang from any root by links. With --older-than, rows whose seenAt (the last time
+        an import contained them) is older than the duration are deleted first, with
+        their onDelete rules, in every entity with timestamps or in those given with
+        --entity.
+
+        USAGE: jsonimport clean [OPTIONS]
+
+        OPTIONS:
+          --older-than DURATION   Evicts rows not seen for this long: a number with a
+                                  unit, s, m, h or d (90s, 15m, 12h, 30d).
+          --entity ENTITY ...     Evicts only from this entity (it must keep
+                                  timestamps). (repeatable)
+          --report FORMAT         How to print what was done: a text summary, or one
+                                  JSON object. (values: text, json; default: text)
+          --explain               Lists every deleted row with its key and the reason it
+                                  was deleted.
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

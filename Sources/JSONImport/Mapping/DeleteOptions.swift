@@ -1,0 +1,22 @@
+/// How a deletion runs (SPEC 2.5, 4.1 `delete`).
+///
+/// ```swift
+/// let report = try mapper.delete("User", ids: ["1"], options: .init(cascade: false))
+/// ```
+public struct DeleteOptions: Sendable, Hashable {
+    /// Apply `cascade` rules; `false` deletes the named rows only and drops their links
+    /// (`deny` still refuses).
+    public var cascade: Bool
+    /// Run the clean-up pass after the deletion (SPEC 2.5).
+    public var cleanup: Bool
+    /// List every deleted row and why in the report.
+    public var explain: Bool
+
+    public init(cascade: Bool = true, cleanup: Bool = true, explain: Bool = false) {
+        self.cascade = cascade
+        self.cleanup = cleanup
+        self.explain = explain
+    }
+
+    public static let `default` = DeleteOptions()
+}

@@ -1,0 +1,75 @@
+/// One `delete` or `clean` (SPEC 2.5, 4.1): one transaction that marks rows, deletes them with
+/// their `onDelete` rules, runs the clean-up pass, advances `_updated_at` of the neighbours
+/// whose links changed, and fills the report. Any throw rolls all of it back.
+struct DeleteRun {
+    let store: Store
+    let now: Double
+    let explain: Bool
+
+    /// Deletes the rows of `entity` that `query` selects (one column of row ids).
+    func delete(
+        _ entity: EntityPlan, _ query: (sql: String, parameters: [StoredValue]), options: DeleteOptions
+    ) throws -> ImportReport {
+        var report = ImportReport(entity: entity.spec.name)
+        report.operation = .delete
+        return try run(report) { deleter, tracker in
+            deleter.followsCascades = options.cascade
+            try deleter.mark(entity, query.sql, query.parameters)
+            let outcome = try deleter.apply(.delete, tracker: &tracker)
+            var deletions = outcome.deletions
+            if options.cleanup && outcome.deleted > 0 {
+                deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
+            }
+            return deletions
+        }
+    }
+
+    /// Evicts rows of `entities` not seen since `cutoff` (seconds since 1970) when given, then
+    /// runs the clean-up pass.
+    func clean(evicting entities: [EntityPlan], seenBefore cutoff: Double?) throws -> ImportReport {
+        var report = ImportReport(entity: nil)
+        report.operation = .clean
+        return try run(report) { deleter, tracker in
+            var deletions: [Deletion] = []
+            if let cutoff {
+                try deleter.reset()
+                for entity in entities where entity.spec.hasTimestamps {
+                    try deleter.mark(
+                        entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < ?", [.real(cutoff)])
+                }
+                deletions += try deleter.apply(.evict, tracker: &tracker).deletions
+            }
+            deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
+            return deletions
+        }
+    }
+
+    /// Runs `body` in a write transaction with a fresh deleter and tracker, then writes the
+    /// bookkeeping and fills `report` from the tracker.
+    private func run(
+        _ report: ImportReport, _ body: (Deleter, inout RowTracker) throws -> [Deletion]
+    ) throws -> ImportReport {
+        let connection = store.connection
+        let deleter = Deleter(connection: connection, plan: store.plan)
+        deleter.readsKeys = explain || store.hooks.collectsChanges
+        var tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
+        var report = report
+        try store.recordedWrite {
+            try deleter.reset()
+            let deletions = try body(deleter, &tracker)
+            try writeUpdatedAt(tracker)
+            report.addCounts(from: tracker, plan: store.plan)
+            if explain { report.deletions = deletions }
+            return try store.changeLog(tracker, deletions: deletions)
+        }
+        return report
+    }
+
+    /// `_updated_at` of the rows whose links the deletion changed.
+    private func writeUpdatedAt(_ tracker: RowTracker) throws(StoreError) {
+        for entity in store.plan.entities where entity.spec.hasTimestamps {
+            let updated = tracker.statuses(of: entity.index).compactMap { $0.status == .updated ? $0.row : nil }
+            try store.connection.setColumn("_updated_at", of: entity, rows: updated, to: .real(now))
+        }
+    }
+}

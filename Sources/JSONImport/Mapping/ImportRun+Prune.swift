@@ -1,0 +1,71 @@
+/// The deletions at the end of an import (SPEC 2.3): prune (sync mode), then the clean-up pass.
+extension ImportRun {
+    /// Prunes when asked, then runs the clean-up pass when it is on and something may have
+    /// become an orphan.
+    ///
+    /// - Parameter skippedKeys: primary keys of the root records skipped under `onError: skip`;
+    ///   prune keeps their rows.
+    /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
+    func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
+        let deleter = Deleter(connection: store.connection, plan: store.plan)
+        deleter.readsKeys = options.explain || store.hooks.collectsChanges
+        var deletions: [Deletion] = []
+        var mayHaveOrphans = importer.tracker.mayHaveOrphans
+        if options.prune {
+            try deleter.reset()
+            try markPruned(deleter, importer, skippedKeys: skippedKeys)
+            let outcome = try deleter.apply(.prune, tracker: &importer.tracker)
+            deletions += outcome.deletions
+            if outcome.deleted > 0 { mayHaveOrphans = true }
+        }
+        if options.cleanup && mayHaveOrphans {
+            deletions += try CleanupPass(connection: store.connection, plan: store.plan)
+                .run(deleter, tracker: &importer.tracker)
+        }
+        return deletions
+    }
+
+    /// Marks the root entity's rows that this import neither contained a record for (at any
+    /// depth) nor created, except those whose key is in a skipped record.
+    private func markPruned(_ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
+        let connection = store.connection
+        let keep = quote("_prune_keep")
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(keep) (id INTEGER PRIMARY KEY); DELETE FROM \(keep)")
+        let tracker = importer.tracker
+        try connection.insert(rowIDs: tracker.rows(of: entity.index) { status, seen in seen || status == .inserted }, into: keep)
+        for key in skippedKeys where !entity.spec.isOwned {
+            try connection.run("INSERT OR IGNORE INTO \(keep) " + entity.lookup.text, key)
+        }
+        try deleter.mark(
+            entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(keep))")
+    }
+}
+
+extension Importer {
+    /// The primary key of a root record, read the way an import reads it; `nil` when the record
+    /// has no valid key (or the entity has none).
+    func rootKey(of json: JSONValue, _ entity: EntityPlan) -> [StoredValue]? {
+        guard !entity.spec.isOwned, json.kind == .object else { return nil }
+        var key: [StoredValue] = []
+        for slot in entity.keySlots {
+            let attribute = entity.attributes[slot]
+            guard case .value(let found) = lookup(json, attribute.path),
+                let value = try? convert(found, attribute), !value.isNull
+            else { return nil }
+            key.append(value.stored)
+        }
+        return key
+    }
+}
+
+extension SQLiteConnection {
+    /// Inserts row ids into a one-column temporary table (`id INTEGER PRIMARY KEY`), a chunk
+    /// of them per statement.
+    func insert(rowIDs: [Int64], into table: String) throws(StoreError) {
+        let chunkSize = 50_000
+        for start in stride(from: 0, to: rowIDs.count, by: chunkSize) {
+            let ids = rowIDs[start..<min(start + chunkSize, rowIDs.count)].map(String.init).joined(separator: ",")
+            try run("INSERT OR IGNORE INTO \(table) (id) SELECT value FROM json_each(?)", [.text("[\(ids)]")])
+        }
+    }
+}

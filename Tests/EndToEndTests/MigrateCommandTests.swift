@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// `jsonimport migrate` (SPEC 4.1, 5): safe changes applied, data-losing ones refused with
+/// nothing applied, and applied with `--allow-data-loss`.
+@Suite struct MigrateCommandTests {
+    /// SPEC 1's example mapping with `edit` applied to its `github.yml`.
+    private static func mappings(_ edit: (String) -> String) -> [String: String] {
+        var files = MappingFixtures.valid
+        files["github.yml"] = edit(files["github.yml"]!)
+        return files
+    }
+
+    /// A store holding ``Payloads/users``, made with SPEC 1's example mapping.
+    private func usersWorkspace() throws -> Workspace {
+        let workspace = try Workspace()
+        try workspace.importing(Payloads.users, as: "User", file: "users.json")
+        return workspace
+    }
+
+    /// Writes `files` as the mappings in `folder` and returns its path.
+    private func write(_ files: [String: String], _ workspace: Workspace, folder: String) throws -> String {
+        try MappingFixtures.write(files, into: workspace.directory, folder: folder)
+    }
+
+    /// Adds `company` to User and a new entity, Team.
+    private static let additions = mappings {
+        $0.replacingOccurrences(of: "      bio: string\n", with: "      bio: string\n      company: string\n")
+            + "\n  Team:\n    primaryKey: id\n    attributes:\n      id: int\n"
+    }
+
+    /// Removes User.name, adds User.company.
+    private static let removal = mappings {
+        $0.replacingOccurrences(of: "      name: string\n", with: "").replacingOccurrences(
+            of: "      bio: string\n", with: "      bio: string\n      company: string\n")
+    }
+
+    @Test func aStoreThatMatchesTheMappingsNeedsNothing() throws {
+        let workspace = try usersWorkspace()
+        #expect(try workspace.run(["migrate"]) == CLIResult(exitCode: 0, stdout: "The store matches the mappings.\n", stderr: ""))
+    }
+
+    @Test func safeAdditionsAreAppliedAndKeepEveryValue() throws {
+        let workspace = try usersWorkspace()
+        let before = try workspace.run(["query", "User"])
+        let added = try write(Self.additions, workspace, folder: "Added")
+        let plan = """
+            Changes between the store and the mappings:
+              + add table Team
+              + add column User.company
+            Applied 2 changes.
+
+            """
+        #expect(try workspace.run(["--mappings", added, "migrate"]) == CLIResult(exitCode: 0, stdout: plan, stderr: ""))
+        #expect(try workspace.run(["--mappings", added, "migrate"]).stdout == "The store matches the mappings.\n")
+        let after = try workspace.run(["--mappings", added, "query", "User"])
+        #expect(after.stdout == before.stdout.replacingOccurrences(of: #""bio":null,"#, with: #""bio":null,"company":null,"#))
+        #expect(try workspace.run(["--mappings", added, "query", "Team"]).stdout == "[]\n")
+    }
+
+    @Test func anyCommandAppliesSafeAdditionsOnOpen() throws {
+        let workspace = try usersWorkspace()
+        let added = try write(Self.additions, workspace, folder: "Added")
+        let stats = try workspace.run(["--mappings", added, "stats", "--format", "json"])
+        #expect(stats.exitCode == 0, "\(stats)")
+        #expect(stats.stdout.contains(#""Team":0"#), "\(stats)")
+        #expect(try workspace.run(["--mappings", added, "migrate"]).stdout == "The store matches the mappings.\n")
+    }
+
+    @Test func aDataLosingChangeIsRefusedWithNothingApplied() throws {
+        let workspace = try usersWorkspace()
+        let before = try workspace.run(["query", "User", "--meta"])
+        let removed = try write(Self.removal, workspace, folder: "Removed")
+        let plan = """
+            Changes between the store and the mappings:
+              ! remove column User.name and its values
+              + add column User.company
+            Nothing applied: changes marked '!' lose data; run 'jsonimport migrate --allow-data-loss' to apply them.
+
+            """
+        let error = "error: the mappings need changes to the store that would lose data: - remove column User.name and its values run 'jsonimport migrate --allow-data-loss' to apply them\n"
+        #expect(try workspace.run(["--mappings", removed, "migrate"]) == CLIResult(exitCode: 1, stdout: plan, stderr: error))
+        // Not even the safe addition was applied.
+        #expect(try workspace.run(["migrate"]).stdout == "The store matches the mappings.\n")
+        #expect(try workspace.run(["query", "User", "--meta"]) == before)
+    }
+
+    @Test func otherCommandsRefuseADataLosingChangeToo() throws {
+        let workspace = try usersWorkspace()
+        let removed = try write(Self.removal, workspace, folder: "Removed")
+        let error = "error: the mappings need changes to the store that would lose data: - remove column User.name and its values run 'jsonimport migrate --allow-data-loss' to apply them\n"
+        #expect(try workspace.run(["--mappings", removed, "query", "User"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(try workspace.run(["--mappings", removed, "import", "User", "users.json"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(try workspace.run(["migrate"]).stdout == "The store matches the mappings.\n")
+    }
+
+    @Test func allowDataLossAppliesEveryChange() throws {
+        let workspace = try usersWorkspace()
+        let removed = try write(Self.removal, workspace, folder: "Removed")
+        let plan = """
+            Changes between the store and the mappings:
+              ! remove column User.name and its values
+              + add column User.company
+            Applied 2 changes.
+
+            """
+        #expect(try workspace.run(["--mappings", removed, "migrate", "--allow-data-loss"]) == CLIResult(exitCode: 0, stdout: plan, stderr: ""))
+        #expect(try workspace.run(["--mappings", removed, "migrate"]).stdout == "The store matches the mappings.\n")
+        let user = try workspace.run(["--mappings", removed, "query", "User", "--id", "1", "--fields", "id,login,company", "--format", "jsonl"])
+        #expect(user.stdout == #"{"id":1,"login":"ana","company":null}"# + "\n")
+        // Bringing `name` back is a safe addition: its old values are gone.
+        let restored = try write(Self.mappings {
+            $0.replacingOccurrences(of: "      bio: string\n", with: "      bio: string\n      company: string\n")
+        }, workspace, folder: "Restored")
+        let again = try workspace.run(["--mappings", restored, "query", "User", "--id", "1", "--fields", "id,name", "--format", "jsonl"])
+        #expect(again.stdout == #"{"id":1,"name":null}"# + "\n")
+    }
+
+    @Test func aRebuiltTableKeepsItsOtherValuesAndEveryLink() throws {
+        let workspace = try usersWorkspace()
+        let fields = ["query", "User", "--fields", "id,login,createdAt,address,repos,followers", "--format", "jsonl"]
+        let before = try workspace.run(fields)
+        let retyped = try write(Self.mappings { $0.replacingOccurrences(of: "score: double", with: "score: string") }, workspace, folder: "Retyped")
+        let result = try workspace.run(["--mappings", retyped, "migrate", "--allow-data-loss"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stdout.contains(#"  ! change column User.score from '"score" REAL' to '"score" TEXT'"#), "\(result)")
+        #expect(try workspace.run(["--mappings", retyped] + fields) == before)
+        let stats = try workspace.run(["--mappings", retyped, "stats", "--format", "json"])
+        #expect(stats.stdout.hasSuffix(#""links":{"User.address":1,"User.repos":3,"User.followers":2,"Repo.tags":3}}"# + "\n"), "\(stats)")
+    }
+
+    @Test func migrateOnAMissingStoreIsAStoreError() throws {
+        let workspace = try Workspace()
+        let result = try workspace.run(["migrate"])
+        #expect(result.exitCode == 3, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("error: store '"), "\(result)")
+        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+    }
+}

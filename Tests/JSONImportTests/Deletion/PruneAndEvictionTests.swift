@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import JSONImport
+
+@Suite struct PruneTests {
+    @Test func pruneWithAnEmptyPayloadDeletesEveryRowOfTheRootEntity() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}]}]}, {"id": 2}]"#, as: "User")
+        let report = try mapper.importJSON("[]", as: "User", options: .init(prune: true, explain: true))
+        #expect(report.counts(for: "User").list == [0, 0, 0, 2])
+        #expect(report.counts(for: "Repo").list == [0, 0, 0, 1])
+        #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
+        #expect(report.deletions?.map { "\($0.entity) \($0.key.first?.description ?? "null") \($0.reason)" }
+            == ["User 1 prune", "User 2 prune", "Repo 5 cascade", "Tag \"a\" orphan"])
+        #expect(try mapper.rows(#"SELECT (SELECT count(*) FROM "User") + (SELECT count(*) FROM "Repo")"#) == [[.integer(0)]])
+    }
+
+    @Test func pruneKeepsRowsTheImportContainedOrCreated() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]"#, as: "User")
+        // 2 appears nested, 9 is created as a stub; 3 and 4 are in neither.
+        let report = try mapper.importJSON(
+            #"[{"id": 1, "follower_ids": [9, {"id": 2}]}]"#,
+            as: "User", options: .init(prune: true))
+        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2", "9"])
+        #expect(report.counts(for: "User").list == [1, 1, 1, 2])
+    }
+
+    @Test func pruneKeepsRowsWhoseKeyIsInASkippedRecord() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 1}, {"id": 2}, {"id": 3}]"#, as: "User")
+        let report = try mapper.importJSON(
+            #"[{"id": 1}, {"id": 2, "repos": [{"id": 5, "stars": -1, "name": "x"}]}]"#,
+            as: "User", options: .init(prune: true, onError: .skip))
+        #expect(report.skipped == 1)
+        #expect(report.counts(for: "User").list == [0, 0, 1, 1])
+        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2"])
+    }
+
+    @Test func pruneAppliesDenyAndLeavesTheStoreUnchanged() throws {
+        let yaml = githubYAML.replacingOccurrences(
+            of: "repos:     { to: Repo, kind: many, onDelete: cascade }",
+            with: "repos:     { to: Repo, kind: many, onDelete: deny }")
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}, {"id": 2}]"#, as: "User")
+        #expect {
+            try mapper.importJSON(#"[{"id": 2, "login": "b"}]"#, as: "User", options: .init(prune: true))
+        } throws: { error in
+            "\(error)" == "cannot prune User 1: Repo.owner links 1 row (onDelete: deny on User.repos)"
+        }
+        #expect(try mapper.rows(#"SELECT id, login FROM "User" ORDER BY id"#) == [[.integer(1), .null], [.integer(2), .null]])
+    }
+
+    @Test func dryRunPrunesNothing() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 1}, {"id": 2}]"#, as: "User")
+        let report = try mapper.importJSON("[]", as: "User", options: .init(prune: true, dryRun: true))
+        #expect(report.counts(for: "User").deleted == 2)
+        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(2)]])
+    }
+}
+
+@Suite struct EvictionTests {
+    private let yaml = githubYAML + """
+
+          Log:
+            primaryKey: id
+            timestamps: false
+            attributes: { id: int }
+        """
+
+    @Test func evictionDeletesRowsNotSeenForTheGivenAge() throws {
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}]}, {"id": 6, "name": "y"}]}, {"id": 2}]"#, as: "User")
+        try mapper.importJSON(#"[{"id": 1}]"#, as: "Log")
+        try mapper.rows(#"UPDATE "Repo" SET _seen_at = _seen_at - 7200 WHERE id = 5"#)
+        try mapper.rows(#"UPDATE "User" SET _seen_at = _seen_at - 7200 WHERE id = 2"#)
+        let report = try mapper.clean(olderThan: 3600, explain: true)
+        #expect(report.entity == nil)
+        #expect(report.json(explain: true) == #"""
+            {"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"User","key":2,"reason":"evict"},{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"a","reason":"orphan"}]}
+            """#)
+        #expect(try mapper.rows(#"SELECT count(*) FROM "Log""#) == [[.integer(1)]])
+    }
+
+    @Test func evictionOnlyInTheGivenEntities() throws {
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}]"#, as: "User")
+        try mapper.rows(#"UPDATE "User" SET _seen_at = 0"#)
+        try mapper.rows(#"UPDATE "Repo" SET _seen_at = 0"#)
+        let report = try mapper.clean(olderThan: 60, entities: ["Repo"])
+        #expect(report.counts(for: "Repo").deleted == 1)
+        #expect(report.counts(for: "User").list == [0, 1, 0, 0])
+        #expect(try mapper.texts(#"SELECT id FROM "User""#) == ["1"])
+    }
+
+    @Test func entitiesWithoutTimestampsAreNeverEvictedAndCannotBeNamed() throws {
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1}]"#, as: "Log")
+        #expect(try mapper.clean(olderThan: 0).changes.isEmpty)
+        #expect(throws: QueryError("Log has 'timestamps: false': its rows have no seenAt and are never evicted")) {
+            try mapper.clean(olderThan: 60, entities: ["Log"])
+        }
+        #expect(throws: QueryError.self) { try mapper.clean(olderThan: 60, entities: ["Lgo"]) }
+        #expect(throws: QueryError.self) { try mapper.clean(entities: ["User"]) }
+    }
+
+    @Test func cleanWithNothingToDoReportsNothing() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}]}]}"#, as: "User")
+        #expect(try mapper.clean().json(explain: true) == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[]}"#)
+    }
+}
