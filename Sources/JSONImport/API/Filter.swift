@@ -8,7 +8,7 @@
 /// ```swift
 /// let filter: Filter = .field("score", .greaterThan, 50) && .field("address.city", .equals, "Oslo")
 /// let users = try mapper.query(User.self).where(filter).all()
-/// // SQL: … WHERE ((r."score" > ?) AND EXISTS (SELECT 1 FROM "Address" t1 WHERE … AND t1."city" IS ?))
+/// // SQL: … WHERE (r."score" > ? AND EXISTS (SELECT 1 FROM "Address" t1 WHERE … AND t1."city" IS ?))
 /// ```
 public struct Filter: Sendable {
     let expression: Result<FilterExpression, QueryError>

@@ -43,8 +43,8 @@ extension Mapper {
 
     /// The record with primary key `id`.
     ///
-    /// Runs `SELECT r."id" FROM "User" r WHERE (r."id" IS ?) AND r."_stub" = 0 ORDER BY r."id"`,
-    /// then decodes the row.
+    /// Runs `SELECT r."id" FROM "User" r WHERE ((r."id" IS ?)) AND r."_stub" = 0 ORDER BY r."id"`
+    /// with the key bound, then decodes the row.
     ///
     /// ```swift
     /// let user = try mapper.find(User.self, id: 1)

@@ -5,6 +5,19 @@ extension Query {
     func rowIDs(
         in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
     ) throws -> (entity: EntityPlan, rows: [Int64]) {
+        let (entity, sql, parameters) = try statement(in: store, reversed: reversed, limit: limit, ids: ids)
+        let rows = try store.connection.rows(sql, parameters).compactMap { row -> Int64? in
+            if case .integer(let id) = row[0] { return id }
+            return nil
+        }
+        return (entity, rows)
+    }
+
+    /// The `SELECT` of the row ids the query selects, with its parameters, built by
+    /// ``RecordReader`` and ``FilterCompiler``.
+    func statement(
+        in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
+    ) throws -> (entity: EntityPlan, sql: String, parameters: [StoredValue]) {
         let entity = try store.entityPlan(self.entity)
         var selection = RecordReader.Selection()
         selection.ids = ids
@@ -28,7 +41,8 @@ extension Query {
         selection.offset = offsetCount
         let reader = RecordReader(connection: store.connection, plan: store.plan)
         do {
-            return (entity, try reader.rowIDs(entity, selection))
+            let (sql, parameters) = try reader.rowIDQuery(entity, selection)
+            return (entity, sql, parameters)
         } catch let error as FilterError {
             throw QueryError(error.description)
         }

@@ -15,9 +15,16 @@
 ///     .all()
 /// ```
 ///
-/// That runs `SELECT r."id" FROM "User" r WHERE ((r."score" > ?) AND EXISTS (SELECT 1 FROM
-/// "Address" t1 WHERE t1."_id" = r."address" AND t1."city" IS ?)) AND r."_stub" = 0 ORDER BY
-/// r."login", r."id" LIMIT 10 OFFSET 0`, then decodes each row (see ``Mapper/find(_:id:)`` for
+/// That runs one `SELECT` of row ids, with `50` and `'Oslo'` bound as parameters:
+///
+/// ```sql
+/// SELECT r."id" FROM "User" r
+/// WHERE (r."score" > ? AND EXISTS (SELECT 1 FROM "Address" t1 WHERE t1."_id" = r."address" AND t1."city" IS ?))
+///   AND r."_stub" = 0
+/// ORDER BY r."login", r."id" LIMIT 10 OFFSET 0
+/// ```
+///
+/// then decodes each row (see ``Mapper/find(_:id:)`` for
 /// the decoding rules). Stubs (rows only known by key, SPEC 1.3) are left out unless
 /// ``includingStubs()`` is used.
 public struct Query<Record: Decodable>: Sendable {
@@ -159,7 +166,10 @@ public struct Query<Record: Decodable>: Sendable {
     /// - Throws: ``QueryError`` for an unknown entity or name, a malformed filter or a value
     ///   that does not convert; ``StoreError`` for store failures.
     public func count() throws -> Int {
-        try mapper.store.withReader { store in try rowIDs(in: store).rows.count }
+        try mapper.store.withReader { store in
+            let (_, sql, parameters) = try statement(in: store)
+            return try store.connection.rows("SELECT count(*) FROM (\(sql))", parameters).first?.first?.integer ?? 0
+        }
     }
 
     /// Whether any record matches.

@@ -104,3 +104,16 @@ import Testing
         #expect(try mapper.query(APIUser.self).where("score > 50").find(4)?.login == "O'Brien")
     }
 }
+
+@Suite struct QuerySQLTests {
+    @Test func aQueryRunsOneSelectWithBoundValues() throws {
+        let mapper = try makeMapper()
+        let query = mapper.query(APIUser.self).where("score", .greaterThan, 50).where("address.city = 'Oslo'").order(by: "login").limit(10)
+        let (_, sql, parameters) = try mapper.store.withReader { try query.statement(in: $0) }
+        #expect(sql == #"SELECT r."id" FROM "User" r WHERE (r."score" > ? AND EXISTS (SELECT 1 FROM "Address" t1 WHERE t1."_id" = r."address" AND t1."city" IS ?)) AND r."_stub" = 0 ORDER BY r."login", r."id" LIMIT 10 OFFSET 0"#)
+        #expect(parameters == [.real(50), .text("Oslo")])
+        let find = mapper.query(APIUser.self)
+        let (_, byKey, _) = try mapper.store.withReader { try find.statement(in: $0, ids: [[.integer(1)]]) }
+        #expect(byKey == #"SELECT r."id" FROM "User" r WHERE ((r."id" IS ?)) AND r."_stub" = 0 ORDER BY r."id""#)
+    }
+}
