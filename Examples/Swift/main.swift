@@ -120,5 +120,31 @@ print("   mapped:", updated.map(\.login))
 print("   Spoon-Knife still stored:", try mapper.query(Repo.self).where("name", .equals, "Spoon-Knife").exists())
 print("   tag forking still stored:", try mapper.find(Tag.self, id: "forking") != nil)
 
+// MARK: Deleting
+
+/// `Entity key (reason)` for each deleted row of a report made with `explain`.
+func deletions(_ report: ImportReport) -> String {
+    (report.deletions ?? []).map { deletion in
+        let key = deletion.key.map(\.description).joined(separator: ",")
+        return "\(deletion.entity)\(key.isEmpty ? "" : " " + key) (\(deletion.reason.rawValue))"
+    }.joined(separator: ", ")
+}
+
+section("Destroying kenji-yamada: repos cascade, the address and unused tags are cleaned up")
+let destroyed = try mapper.destroy(User.self, id: 3, options: .init(explain: true))
+print("   deleted:", deletions(destroyed))
+
+section("Destroying a repo without the clean-up pass, then cleaning up on demand")
+let transit = try mapper.query(Repo.self).where("name = 'lagos-transit'").first()!
+try mapper.destroy(transit, options: .init(cleanup: false))
+print("   tags left without a repo:", try mapper.query(Tag.self).where("name", in: ["open-data", "maps"]).pluck("name", as: String.self))
+let cleaned = try mapper.clean(explain: true)
+print("   clean():", deletions(cleaned))
+
+section("What is left")
+for user in try mapper.all(UserSummary.self) {
+    print("   \(user.login): repos \(user.repos)")
+}
+
 observation.cancel()
 print("\nDone.")

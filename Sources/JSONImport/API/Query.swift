@@ -71,6 +71,20 @@ public struct Query<Record: Decodable>: Sendable {
         self.where(.field(path, comparison, value))
     }
 
+    /// Only records whose `path` equals one of `values`.
+    ///
+    /// ```swift
+    /// mapper.query(User.self).where("login", in: ["octocat", "hubot"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: a property name, or a dotted path through relationships.
+    ///   - values: the allowed values, bound as parameters; an empty list matches nothing.
+    /// - Returns: the narrowed query.
+    public func `where`(_ path: String, in values: [some Encodable]) -> Query {
+        self.where(.field(path, in: values))
+    }
+
     /// Only records for which `filter` holds.
     ///
     /// ```swift
