@@ -3,9 +3,11 @@ import Synchronization
 
 /// Imports API payloads into a store according to the mappings, and reads the store back.
 ///
-/// A `Mapper` owns one store connection; every call on it is serialized, so it can be shared
-/// across threads. Several mappers (in one or several processes) can share one store file:
-/// writers wait for each other up to the busy timeout.
+/// A `Mapper` can be shared across threads: writes go through one connection, one at a time
+/// (a ``write(_:)`` block holds it for its duration), while reads on other threads use
+/// read-only connections of their own and see the last committed state. Several mappers (in
+/// one or several processes) can share one store file: writers wait for each other up to the
+/// busy timeout.
 ///
 /// ```swift
 /// let mapper = try Mapper(mappings: "Mappings", store: .file("cache.sqlite"))

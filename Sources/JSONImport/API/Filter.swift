@@ -1,4 +1,4 @@
-/// A condition on records, for ``Query/where(_:)-(Filter)``: the expression language of
+/// A condition on records, for `Query.where(_:)`: the expression language of
 /// SPEC 4.3, written as text or built from typed parts.
 ///
 /// Built filters never become SQL text: field names are checked against the mappings when the

@@ -31,7 +31,7 @@ extension Mapper {
         try map(type, source: .data(json, name: "<data>"), options: options)
     }
 
-    /// Imports JSON text as records of `type`'s entity; see ``map(_:_:options:)-(_,Data,_)``.
+    /// Imports JSON text as records of `type`'s entity; see ``map(_:_:options:)``.
     ///
     /// ```swift
     /// let users = try mapper.map(User.self, #"[{"id": 1, "login": "octocat"}]"#)
@@ -42,13 +42,13 @@ extension Mapper {
     ///   - json: the payload as JSON text.
     ///   - options: error policy, prune, clean-up, dry run, root key path.
     /// - Returns: the imported root records.
-    /// - Throws: as ``map(_:_:options:)-(_,Data,_)``.
+    /// - Throws: as ``map(_:_:options:)``.
     public func map<T: Decodable>(_ type: T.Type, _ json: String, options: ImportOptions = .default) throws -> [T] {
         try map(type, Data(json.utf8), options: options)
     }
 
     /// Imports one record given as a JSON object (as `JSONSerialization` reads them); see
-    /// ``map(_:_:options:)-(_,Data,_)``.
+    /// ``map(_:_:options:)``.
     ///
     /// ```swift
     /// let users = try mapper.map(User.self, ["id": 1, "login": "octocat"] as [String: Any])
@@ -60,19 +60,19 @@ extension Mapper {
     ///   - options: error policy, prune, clean-up, dry run, root key path.
     /// - Returns: the imported root record.
     /// - Throws: ``ImportError`` with code `invalidJSON` when `json` holds values JSON cannot
-    ///   (dates, non-finite numbers, …), and as ``map(_:_:options:)-(_,Data,_)``.
+    ///   (dates, non-finite numbers, …), and as ``map(_:_:options:)``.
     public func map<T: Decodable>(_ type: T.Type, _ json: [String: Any], options: ImportOptions = .default) throws -> [T] {
         try map(type, Self.serialized(json), options: options)
     }
 
-    /// Imports records given as JSON objects; see ``map(_:_:options:)-(_,Data,_)``.
+    /// Imports records given as JSON objects; see ``map(_:_:options:)``.
     ///
     /// - Parameters:
     ///   - type: the Swift type to decode.
     ///   - json: the records.
     ///   - options: error policy, prune, clean-up, dry run, root key path.
     /// - Returns: the imported root records, in order.
-    /// - Throws: as ``map(_:_:options:)-(_,[String:Any],_)``.
+    /// - Throws: as the dictionary form.
     public func map<T: Decodable>(_ type: T.Type, _ json: [[String: Any]], options: ImportOptions = .default) throws -> [T] {
         try map(type, Self.serialized(json), options: options)
     }

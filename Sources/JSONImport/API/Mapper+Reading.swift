@@ -12,7 +12,7 @@
 /// - a to-one relationship without a link decodes as `nil`, a to-many one as `[]`; a property
 ///   the entity does not have decodes as `nil` when optional;
 /// - cycles in the data end: a row reached again below itself decodes without nesting its
-///   relationships again (see ``DecodingContext``).
+///   relationships again (the cycle rule).
 ///
 /// ```swift
 /// struct User: Codable {

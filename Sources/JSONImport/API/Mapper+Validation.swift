@@ -34,7 +34,7 @@ extension Mapper {
         }
     }
 
-    /// Sets the validator of `type`'s entity; see ``setValidator(for:_:)-(String,_)``.
+    /// Sets the validator of `type`'s entity; see ``setValidator(for:_:)`` (by entity name).
     ///
     /// ```swift
     /// try mapper.setValidator(for: Repo.self) { record in
@@ -65,6 +65,7 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     /// - Parameter message: why the record is rejected.
     public init(_ message: String) { self.message = message }
 
+    /// The message, as the record error shows it.
     public var description: String { message }
 }
 
