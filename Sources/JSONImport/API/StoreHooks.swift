@@ -5,10 +5,9 @@
 struct StoreHooks {
     /// Validation hooks by entity index (see ``Mapper/setValidator(for:_:)``).
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
-    /// How many writes are open: 1 inside the outer transaction, more inside savepoints.
-    var writeDepth = 0
-    /// Changes of the writes done so far in the open transaction.
-    var pending = ChangeLog()
+    /// One change log per open write scope, outermost first: a scope's changes join the
+    /// enclosing scope's when it is kept, and are dropped with it when it is undone.
+    var scopes: [ChangeLog] = []
     /// Transactions committed since the lock was taken, in commit order, for observers.
     var committed: [StoreChanges] = []
     /// The observers registered on the mapper; changes are only collected when there are some.
@@ -23,34 +22,31 @@ struct StoreHooks {
 extension Store {
     /// Begins a write: `BEGIN IMMEDIATE`, or a savepoint when a write is already open.
     func beginWrite() throws(StoreError) {
-        try connection.execute(hooks.writeDepth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT write")
-        hooks.writeDepth += 1
+        try connection.execute(hooks.scopes.isEmpty ? "BEGIN IMMEDIATE" : "SAVEPOINT write")
+        hooks.scopes.append(ChangeLog())
     }
 
     /// Ends the innermost write, keeping its work; `changes` are what it did, for observers.
     /// Committing the outermost write queues every change it holds for delivery.
     func commitWrite(_ changes: ChangeLog? = nil) throws(StoreError) {
-        precondition(hooks.writeDepth > 0, "commitWrite without beginWrite")
-        if hooks.writeDepth > 1 {
-            try connection.execute("RELEASE write")
-            hooks.writeDepth -= 1
-            if let changes { hooks.pending.merge(changes) }
-            return
+        precondition(!hooks.scopes.isEmpty, "commitWrite without beginWrite")
+        let isOutermost = hooks.scopes.count == 1
+        try connection.execute(isOutermost ? "COMMIT" : "RELEASE write")
+        var log = hooks.scopes.removeLast()
+        if let changes { log.merge(changes) }
+        if isOutermost {
+            let done = log.changes(in: plan)
+            if !done.isEmpty { hooks.committed.append(done) }
+        } else {
+            hooks.scopes[hooks.scopes.count - 1].merge(log)
         }
-        try connection.execute("COMMIT")
-        hooks.writeDepth = 0
-        if let changes { hooks.pending.merge(changes) }
-        let done = hooks.pending.changes(in: plan)
-        hooks.pending = ChangeLog()
-        if !done.isEmpty { hooks.committed.append(done) }
     }
 
     /// Ends the innermost write, undoing its work (the whole transaction for the outermost).
     func rollBackWrite() {
-        guard hooks.writeDepth > 0 else { return }
-        hooks.writeDepth -= 1
-        if hooks.writeDepth == 0 {
-            hooks.pending = ChangeLog()
+        guard !hooks.scopes.isEmpty else { return }
+        hooks.scopes.removeLast()
+        if hooks.scopes.isEmpty {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
         } else {
             try? connection.execute("ROLLBACK TO write; RELEASE write")

@@ -105,6 +105,24 @@ import Testing
         #expect(recorder.all == [StoreChanges(entities: [.init(entity: "User", inserted: [.int(1), .int(2)])])])
     }
 
+    @Test func aNestedBlockThatIsUndoneLeavesNoChangesBehind() throws {
+        struct Stop: Error {}
+        let mapper = try makeMapper()
+        let recorder = ChangeRecorder()
+        mapper.observeChanges(recorder.record)
+        try mapper.write {
+            try mapper.save(APIUser(id: 1, login: "a"))
+            #expect(throws: Stop.self) {
+                try mapper.write {
+                    try mapper.save(APIUser(id: 2, login: "b"))
+                    throw Stop()
+                }
+            }
+        }
+        #expect(try mapper.all(APIUser.self).map(\.id) == [1])
+        #expect(recorder.all == [StoreChanges(entities: [.init(entity: "User", inserted: [.int(1)])])])
+    }
+
     @Test func cancelledObserversHearNothingMore() throws {
         let mapper = try makeMapper()
         let recorder = ChangeRecorder()
