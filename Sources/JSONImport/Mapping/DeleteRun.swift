@@ -17,9 +17,8 @@ struct DeleteRun {
             try deleter.mark(entity, query.sql, query.parameters)
             let outcome = try deleter.apply(.delete, tracker: &tracker)
             var deletions = outcome.deletions
-            if options.cleanup && outcome.deleted > 0 {
-                deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
-            }
+            deletions += try store.cleanUp(
+                isOn: options.cleanup, mayHaveOrphans: outcome.deleted > 0, deleter: deleter, tracker: &tracker)
             return deletions
         }
     }
@@ -39,7 +38,7 @@ struct DeleteRun {
                 }
                 deletions += try deleter.apply(.evict, tracker: &tracker).deletions
             }
-            deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
+            deletions += try store.cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: &tracker)
             return deletions
         }
     }

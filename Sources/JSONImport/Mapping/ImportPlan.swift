@@ -16,10 +16,14 @@ final class EntityPlan {
     /// Relationships stored in a column of this table, in column order.
     var selfColumns: [Int] = []
 
-    /// Keyed, and no link column points at an owned row (which a record updates in place, so it
-    /// must be read before anything is written): such rows may be inserted before they are read.
+    /// Keyed, with no link column that points at an owned row (which a record updates in place)
+    /// or that is unique (one ↔ one: other rows release the target first): such rows need not
+    /// be read before they are written, so they may be inserted first.
     var allowsInsertFirst: Bool {
-        !spec.isOwned && !selfColumns.contains { relationships[$0].isTargetOwned }
+        !spec.isOwned && !selfColumns.contains { column in
+            if case .selfColumn(_, true) = relationships[column].storage { return true }
+            return relationships[column].isTargetOwned
+        }
     }
 
     /// Keyed rows holding nothing but attributes: a repeated identical record changes nothing.

@@ -43,7 +43,7 @@ struct ImportRun {
                 }
                 meter?.finish(source, records: report.records)
             }
-            try flushLinks(importer)
+            try finishRecords(importer)
             let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)
             fill(&report, from: importer)
@@ -102,10 +102,12 @@ struct ImportRun {
         }
     }
 
-    /// Writes the link rows the importer still holds back.
-    private func flushLinks(_ importer: Importer) throws {
+    /// Writes the link rows the importer still holds back, and settles the counts of rows whose
+    /// changes cancelled out.
+    private func finishRecords(_ importer: Importer) throws {
         do {
             try importer.flushAllLinks()
+            try importer.settleNetEffect()
         } catch {
             var report = ImportReport(entity: entity.spec.name)
             report.errors = [ImportIssue(file: "", record: 0, path: "$", message: error.message)]

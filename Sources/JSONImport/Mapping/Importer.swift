@@ -83,17 +83,20 @@ final class Importer {
             existing = try select(entity, row: row, values: values)
             existing?.isChanged = true
         }
+        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
             if inserted == nil { existing = try select(entity, key: key, values: values) }
         }
 
-        try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         let row: Int64
         if let existing {
             row = existing.row
             let columnsChanged = newColumns != existing.columns
+            if (existing.isChanged || columnsChanged) && tracker.needsOriginal(entity.index, row) {
+                tracker.keepOriginal(entity.index, row, try storedValues(entity, row: row))
+            }
             if existing.isChanged || columnsChanged || existing.isStub {
                 try update(entity, row: row, values: values, columns: newColumns)
             }
@@ -290,6 +293,27 @@ final class Importer {
         }
         statement.bind(row, at: index)
         try write(statement)
+    }
+
+    /// The attributes and link columns row `row` of `entity` holds now.
+    func storedValues(_ entity: EntityPlan, row: Int64) throws(RecordError) -> [StoredValue] {
+        let statement = try sql(entity.selectByRow)
+        statement.bind(row, at: 1)
+        guard try step(statement) else { return [] }
+        let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
+        statement.reset()
+        return values
+    }
+
+    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
+    /// `updated` means different from before the import).
+    func settleNetEffect() throws(RecordError) {
+        for entity in plan.entities {
+            for (row, original) in tracker.netEffectCandidates(of: entity.index)
+            where try storedValues(entity, row: row) == original {
+                tracker.markUnchanged(entity.index, row)
+            }
+        }
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

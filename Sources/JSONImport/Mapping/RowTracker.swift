@@ -8,6 +8,11 @@ struct RowTracker {
     private var rows: [[Int64: UInt8]]
     private static let statusMask: UInt8 = 0b11
     private static let seenFlag: UInt8 = 0b100
+    /// Set when a link set of the row changed (its own or a neighbour's write).
+    private static let linkFlag: UInt8 = 0b1000
+    /// Per entity: the stored attributes and link columns of rows that existed before the
+    /// import, as they were when the import first changed them (for counting by net effect).
+    private var originals: [[Int64: [StoredValue]]]
     /// Rows created as stubs by this import.
     private(set) var stubs: [Set<Int64>]
     /// Rows deleted by this import that existed before it.
@@ -27,6 +32,7 @@ struct RowTracker {
         case stub(Int, Int64)
         case identity(Int, RowKey)
         case known(Int, Int64)
+        case original(Int, Int64)
     }
     private var undo: [Undo] = []
     private var isJournaling = false
@@ -40,6 +46,7 @@ struct RowTracker {
         orphansRemoved = Array(repeating: 0, count: count)
         identities = Array(repeating: [:], count: count)
         knownRows = Array(repeating: [], count: count)
+        originals = Array(repeating: [:], count: count)
     }
 
     func status(_ entity: Int, _ row: Int64) -> Status? {
@@ -79,6 +86,38 @@ struct RowTracker {
     /// A link of an existing row changed: `updated` unless the row is new to this import.
     mutating func linkChanged(_ entity: Int, _ row: Int64) {
         touch(entity, row, .updated, seen: false)
+        update(entity, row) { ($0 ?? 0) | Self.linkFlag }
+    }
+
+    /// Keeps what an existing row held before the import's first change to it.
+    mutating func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
+        guard originals[entity][row] == nil else { return }
+        originals[entity][row] = values
+        if isJournaling { undo.append(.original(entity, row)) }
+    }
+
+    /// Whether the import needs the row's original values: it existed before and is not yet
+    /// changed by this import.
+    func needsOriginal(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = rows[entity][row] else { return true }
+        return flags & Self.statusMask == Status.unchanged.rawValue
+    }
+
+    /// Rows counted `updated` only for their attributes and link columns, with what they held
+    /// before the import: if they hold it again, the net effect is `unchanged`.
+    func netEffectCandidates(of entity: Int) -> [(row: Int64, original: [StoredValue])] {
+        originals[entity].compactMap { row, original in
+            guard let flags = rows[entity][row], flags & Self.linkFlag == 0,
+                flags & Self.statusMask == Status.updated.rawValue
+            else { return nil }
+            return (row, original)
+        }
+    }
+
+    /// Counts a row `unchanged` after all (its changes cancelled out).
+    mutating func markUnchanged(_ entity: Int, _ row: Int64) {
+        guard let flags = rows[entity][row] else { return }
+        rows[entity][row] = (flags & ~Self.statusMask) | Status.unchanged.rawValue
     }
 
     private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
@@ -160,6 +199,7 @@ struct RowTracker {
             case .stub(let e, let row): stubs[e].remove(row)
             case .identity(let e, let key): identities[e].removeValue(forKey: key)
             case .known(let e, let row): knownRows[e].remove(row)
+            case .original(let e, let row): originals[e].removeValue(forKey: row)
             }
         }
         undo.removeAll(keepingCapacity: true)
