@@ -159,13 +159,3 @@ extension Mapper {
         return try importSources([.data(Data(payload.jsonText.utf8), name: "<\(name) value>")], as: name, options: run)
     }
 }
-
-extension Store {
-    /// The stored primary key that a value of `entity` holds in its key properties; `nil` when
-    /// one is missing or does not convert.
-    func storedKey(of entity: EntityPlan, in value: PropertyValue) -> [StoredValue]? {
-        let parts = entity.spec.primaryKey.map { value[$0] ?? .null }
-        guard !parts.isEmpty else { return nil }
-        return try? storedKey(of: entity, from: parts.count == 1 ? parts[0] : .array(parts))
-    }
-}
