@@ -57,6 +57,40 @@ import Testing
         #expect(stored.followers == [2])
     }
 
+    @Test func relationshipsWriteKeysOrObjectsAsTheirByRuleAsks() throws {
+        let yaml = """
+            entities:
+              Team:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  members: { to: Member, kind: many, by: id }
+                  lead: { to: Member, kind: one, by: object }
+              Member:
+                primaryKey: id
+                attributes: { id: int, name: string }
+            """
+        struct Member: Codable, ImportableEntity {
+            var id: Int
+            var name: String?
+        }
+        struct Team: Codable, ImportableEntity {
+            var id: Int
+            var members: [Member]
+            var lead: Int?
+        }
+        let mapper = try makeMapper(yaml)
+        let report = try mapper.save(Team(id: 1, members: [Member(id: 2, name: "ignored")], lead: 3))
+        #expect(report.stubs.map { "\($0.entity) \($0.count)" } == ["Member 1"])
+        #expect(report.counts(for: "Member").inserted == 2)
+        let team = try #require(try mapper.find(Team.self, id: 1))
+        #expect(team.members.map(\.id) == [2])
+        #expect(team.members[0].name == nil)
+        #expect(team.lead == 3)
+        #expect(try mapper.find(Member.self, id: 3) != nil)
+        #expect(try mapper.find(Member.self, id: 2) == nil)
+    }
+
     @Test func datesAreWrittenInTheirAttributeFormat() throws {
         let mapper = try makeMapper(catalogYAML)
         let sku = UUID()
