@@ -50,15 +50,16 @@ struct DeleteRun {
     ) throws -> ImportReport {
         let connection = store.connection
         let deleter = Deleter(connection: connection, plan: store.plan)
-        deleter.readsKeys = explain
+        deleter.readsKeys = explain || store.hooks.collectsChanges
         var tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
-        try connection.transaction {
+        try store.recordedWrite {
             try deleter.reset()
             let deletions = try body(deleter, &tracker)
             try writeUpdatedAt(tracker)
             report.addCounts(from: tracker, plan: store.plan)
             if explain { report.deletions = deletions }
+            return try store.changeLog(tracker, deletions: deletions)
         }
         return report
     }

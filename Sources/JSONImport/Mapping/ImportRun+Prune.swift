@@ -8,7 +8,7 @@ extension ImportRun {
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
     func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
         let deleter = Deleter(connection: store.connection, plan: store.plan)
-        deleter.readsKeys = options.explain
+        deleter.readsKeys = options.explain || store.hooks.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
         if options.prune {

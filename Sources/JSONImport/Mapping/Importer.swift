@@ -8,6 +8,8 @@ final class Importer {
     /// JSON path of the value being imported, within the current root record.
     var path: [PathComponent] = []
     var skippedLinks: [String: Int] = [:]
+    /// The row of each root record imported, in payload order (skipped records left out).
+    var rootRows: [Int64] = []
     private var skippedJournal: [String] = []
     /// Link-table rows waiting to be written, per link: flat (source, target, position) triples.
     var pendingLinks: [[Int64]]
