@@ -30,9 +30,11 @@ final class SQLiteConnection {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
         }
-        // Large imports touch many pages of several indexes at once: 16 MB of cache keeps them
-        // from spilling to the WAL mid-transaction while memory stays modest.
-        try execute("PRAGMA cache_size = -16384")
+        // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
+        // rather than growing the cache, which stays at 8 MB, so memory does not grow with the
+        // payload.
+        try execute("PRAGMA cache_size = -8192")
+        try execute("PRAGMA cache_spill = 500")
     }
 
     /// Process-wide settings, applied before the first connection opens.
