@@ -31,8 +31,7 @@ final class SQLiteConnection {
             try execute("PRAGMA synchronous = NORMAL")
         }
         // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
-        // rather than growing the cache, which stays at 8 MB, so memory does not grow with the
-        // payload.
+        // rather than growing the cache past its 8 MB.
         try execute("PRAGMA cache_size = -8192")
         try execute("PRAGMA cache_spill = 500")
     }
