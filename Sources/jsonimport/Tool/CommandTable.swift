@@ -9,6 +9,7 @@ enum CommandTable {
     static let commands: [any Command.Type] = [
         ImportCommand.self,
         QueryCommand.self,
+        ExportCommand.self,
         StatsCommand.self,
         MigrateCommand.self,
         ValidateCommand.self,
