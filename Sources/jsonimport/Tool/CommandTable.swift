@@ -16,6 +16,7 @@ enum CommandTable {
         SchemaCommand.self,
         DeleteCommand.self,
         CleanCommand.self,
+        CodegenCommand.self,
     ]
 
     /// The command called `name`, or `nil`.
