@@ -3,7 +3,9 @@
 /// Properties are read and written at their JSON key paths: the keys of one nested object are
 /// grouped under one nested container, named after the key (`contactContainer`). A nested
 /// object is optional when reading (missing or `null` gives `nil` for everything in it)
-/// unless a non-optional property sits in it.
+/// unless a non-optional property sits in it. As synthesized `Codable` does, `nil` is written
+/// by leaving the key out (and a nested object holding only `nil`s is left out too): importing
+/// such JSON leaves what it does not hold as it is, where `null` would clear it.
 struct CodingWriter {
     private let root: Node
     /// Names of local variables; properties with one of these names are written `self.name`.
@@ -72,16 +74,21 @@ struct CodingWriter {
 
     // MARK: Encoding
 
-    private func encode(_ node: Node, into lines: inout [String]) {
+    private func encode(_ node: Node, into lines: inout [String], indent: String = "    ") {
         for child in node.children {
             switch child {
             case .property(let key, let property):
-                lines.append("    " + encoding(property, key: key, into: node.variable))
+                lines.append(indent + encoding(property, key: key, into: node.variable))
             case .object(let object):
+                // A nested object whose values are all `nil` is left out, as its values would be.
+                let values = object.hasRequiredProperty ? [] : object.optionalProperties.map { "\(reference($0)) != nil" }
+                let inner = values.isEmpty ? indent : indent + "    "
+                if !values.isEmpty { lines.append(indent + "if " + values.joined(separator: " || ") + " {") }
                 lines.append(
-                    "    var \(object.variable) = \(node.variable).nestedContainer(keyedBy: JSONKey.self, "
+                    inner + "var \(object.variable) = \(node.variable).nestedContainer(keyedBy: JSONKey.self, "
                         + "forKey: \(SwiftName.string(object.key)))")
-                encode(object, into: &lines)
+                encode(object, into: &lines, indent: inner)
+                if !values.isEmpty { lines.append(indent + "}") }
             }
         }
     }
@@ -89,17 +96,18 @@ struct CodingWriter {
     private func encoding(_ property: Property, key: String, into container: String) -> String {
         let key = SwiftName.string(key)
         let name = reference(property)
+        let ifPresent = property.isOptional ? "IfPresent" : ""
         let optional = property.isOptional ? "?" : ""
         switch property.value {
         case .date(let format, let isArray):
-            let method = isArray ? "encodeDates" : "encodeDate"
-            guard property.omitsNil else { return "try \(container).\(method)(\(name), forKey: \(key), format: \(format))" }
-            return "if let value = \(name) { try \(container).\(method)(value, forKey: \(key), format: \(format)) }"
+            let method = (isArray ? "encodeDates" : "encodeDate") + ifPresent
+            return "try \(container).\(method)(\(name), forKey: \(key), format: \(format))"
         case .uuid(let isArray):
-            let text = isArray ? "\(name)\(optional).map { $0.uuidString.lowercased() }" : "\(name)\(optional).uuidString.lowercased()"
-            return "try \(container).\(property.omitsNil ? "encodeIfPresent" : "encode")(\(text), forKey: \(key))"
+            let text = isArray
+                ? "\(name)\(optional).map { $0.uuidString.lowercased() }" : "\(name)\(optional).uuidString.lowercased()"
+            return "try \(container).encode\(ifPresent)(\(text), forKey: \(key))"
         case .plain:
-            return "try \(container).\(property.omitsNil ? "encodeIfPresent" : "encode")(\(name), forKey: \(key))"
+            return "try \(container).encode\(ifPresent)(\(name), forKey: \(key))"
         }
     }
 
@@ -130,6 +138,16 @@ struct CodingWriter {
                 switch child {
                 case .property(_, let property): return !property.isOptional && property.defaultValue == nil
                 case .object(let node): return node.hasRequiredProperty
+                }
+            }
+        }
+
+        /// Every optional property in this object and the objects nested in it.
+        var optionalProperties: [Property] {
+            children.flatMap { child -> [Property] in
+                switch child {
+                case .property(_, let property): return property.isOptional ? [property] : []
+                case .object(let node): return node.optionalProperties
                 }
             }
         }

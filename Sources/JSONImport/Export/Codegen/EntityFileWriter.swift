@@ -57,7 +57,7 @@ struct EntityFileWriter {
             properties.append(Property(
                 name: SwiftName.property(attribute.name), baseType: base, isOptional: isOptional,
                 docs: comments.comment(forLine: attribute.location.line), path: attribute.key.segments,
-                value: value, defaultValue: defaultValue, omitsNil: !attribute.isExported))
+                value: value, defaultValue: defaultValue))
         }
         for relationship in entity.relationships {
             guard let form = types.form(of: relationship, in: entity) else { continue }
@@ -69,7 +69,7 @@ struct EntityFileWriter {
                 name: SwiftName.property(relationship.name), baseType: isMany ? "[\(element)]" : element,
                 isOptional: true, docs: comments.comment(forLine: relationship.location.line),
                 path: relationship.key.segments, value: isUUID ? .uuid(isArray: isMany) : .plain,
-                defaultValue: nil, omitsNil: false))
+                defaultValue: nil))
         }
         return properties
     }
@@ -142,8 +142,6 @@ struct Property {
     let value: Value
     /// A Swift expression decoded when the key is missing (`required` with a `default`).
     let defaultValue: String?
-    /// Left out of the JSON when `nil` (`export: false`) instead of written as `null`.
-    let omitsNil: Bool
 
     /// How the value is read and written beyond plain `Codable`.
     enum Value {

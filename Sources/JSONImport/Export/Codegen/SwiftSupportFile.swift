@@ -59,7 +59,8 @@ enum SwiftSupportFile {
     indirect enum JSONValue: Codable, Sendable, Hashable {
         case null
         case bool(Bool)
-        case number(Double)
+        /// Kept as `Decimal`: every digit a JSON number has survives decoding and encoding.
+        case number(Decimal)
         case string(String)
         case array([JSONValue])
         case object([String: JSONValue])
@@ -70,7 +71,7 @@ enum SwiftSupportFile {
                 self = .null
             } else if let value = try? container.decode(Bool.self) {
                 self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
+            } else if let value = try? container.decode(Decimal.self) {
                 self = .number(value)
             } else if let value = try? container.decode(String.self) {
                 self = .string(value)
@@ -108,8 +109,8 @@ enum SwiftSupportFile {
         /// The date `value` holds, or `nil` when it is not one in this format.
         func date(from value: JSONValue) -> Date? {
             switch (self, value) {
-            case (.epoch, .number(let seconds)): return Date(timeIntervalSince1970: seconds)
-            case (.epochMillis, .number(let millis)): return Date(timeIntervalSince1970: millis / 1000)
+            case (.epoch, .number(let seconds)): return Date(timeIntervalSince1970: Self.double(seconds))
+            case (.epochMillis, .number(let millis)): return Date(timeIntervalSince1970: Self.double(millis) / 1000)
             case (.epoch, .string(let text)): return Double(text).map { Date(timeIntervalSince1970: $0) }
             case (.epochMillis, .string(let text)): return Double(text).map { Date(timeIntervalSince1970: $0 / 1000) }
             case (.iso8601, .string(let text)): return ISO8601Text.date(from: text)
@@ -121,11 +122,20 @@ enum SwiftSupportFile {
         /// `date` as this format writes it.
         func value(for date: Date) -> JSONValue {
             switch self {
-            case .epoch: return .number(date.timeIntervalSince1970)
-            case .epochMillis: return .number((date.timeIntervalSince1970 * 1000).rounded())
+            case .epoch: return .number(Self.decimal(date.timeIntervalSince1970))
+            case .epochMillis: return .number(Self.decimal((date.timeIntervalSince1970 * 1000).rounded()))
             case .iso8601: return .string(ISO8601Text.string(from: date))
             case .pattern(let pattern): return .string(Self.formatter(pattern).string(from: date))
             }
+        }
+
+        /// Conversions through the shortest text that reads back as the same number.
+        private static func double(_ number: Decimal) -> Double {
+            Double(number.description) ?? .nan
+        }
+
+        private static func decimal(_ number: Double) -> Decimal {
+            Decimal(string: number.description) ?? .nan
         }
 
         private static func formatter(_ pattern: String) -> DateFormatter {
@@ -279,14 +289,21 @@ enum SwiftSupportFile {
     }
 
     extension KeyedEncodingContainer where Key == JSONKey {
-        /// Writes `date` in `format` at `key`; `null` when it is `nil`.
-        mutating func encodeDate(_ date: Date?, forKey key: JSONKey, format: JSONDateFormat) throws {
-            try encode(date.map(format.value(for:)) ?? .null, forKey: key)
+        /// Writes `date` in `format` at `key`.
+        mutating func encodeDate(_ date: Date, forKey key: JSONKey, format: JSONDateFormat) throws {
+            try encode(format.value(for: date), forKey: key)
         }
 
-        /// Writes `dates` in `format` at `key`; `null` when it is `nil`.
-        mutating func encodeDates(_ dates: [Date]?, forKey key: JSONKey, format: JSONDateFormat) throws {
-            try encode(dates.map { $0.map(format.value(for:)) }, forKey: key)
+        /// Writes `date` in `format` at `key`, unless it is `nil`.
+        mutating func encodeDateIfPresent(_ date: Date?, forKey key: JSONKey, format: JSONDateFormat) throws {
+            guard let date else { return }
+            try encodeDate(date, forKey: key, format: format)
+        }
+
+        /// Writes `dates` in `format` at `key`, unless it is `nil`.
+        mutating func encodeDatesIfPresent(_ dates: [Date]?, forKey key: JSONKey, format: JSONDateFormat) throws {
+            guard let dates else { return }
+            try encode(dates.map(format.value(for:)), forKey: key)
         }
     }
     """#
