@@ -26,8 +26,8 @@ struct ExportCommand: Command {
                    isRepeatable: true),
             .value("--where", "EXPR", help: "A filter expression."),
             .value("--depth", "N", help: "Levels of relationships nested as objects.", default: "1"),
-            .value("--fields", "A,B,...", help: "Write only these properties of each record."),
-            .value("--except", "A,B,...", help: "Write every property but these."),
+            .value("--fields", "A,B,...", help: "Write only these properties of the root records."),
+            .value("--except", "A,B,...", help: "Write every property of the root records but these."),
             .value("--format", "FORMAT", help: "Output format.", default: "json", allowed: ["json", "jsonl"]),
         ])
 
