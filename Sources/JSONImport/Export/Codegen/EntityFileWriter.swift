@@ -79,7 +79,7 @@ struct EntityFileWriter {
         let file = entity.location.file.split(separator: "/").last.map(String.init) ?? entity.location.file
         var text = "Entity `\(entity.name)` of `\(file)`"
         switch entity.primaryKey.count {
-        case 0: text += ", owned by the records that link to it (it has no primary key)."
+        case 0: text += ", owned by the records that link to it (no primary key)."
         case 1: text += ", keyed by `\(entity.primaryKey[0])`."
         default: text += ", keyed by `\(entity.primaryKey.joined(separator: "`, `"))` (see ``Key``)."
         }
