@@ -198,6 +198,22 @@ import Testing
         #expect(keys == expected)
     }
 
+    /// The stream gets the export in pieces of about 64 KiB while rows are still being read,
+    /// never as one whole document.
+    @Test func largeExportsReachTheStreamInChunks() throws {
+        struct Chunks: TextOutputStream {
+            var sizes: [Int] = []
+            mutating func write(_ string: String) { sizes.append(string.utf8.count) }
+        }
+        let mapper = try makeMapper()
+        let users = (1...3000).map { #"{"id": \#($0), "login": "user-\#($0)", "name": "A name long enough to fill pages"}"# }
+        try mapper.importJSON("[" + users.joined(separator: ",") + "]", as: "User")
+        var chunks = Chunks()
+        #expect(try mapper.export(ExportRequest(entity: "User"), to: &chunks) == 3000)
+        #expect(chunks.sizes.count > 4)
+        #expect(chunks.sizes.allSatisfy { $0 < ExportRun.chunkSize + 1024 })
+    }
+
     @Test func exportWritesToAFileHandle() throws {
         let mapper = try githubMapper()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
