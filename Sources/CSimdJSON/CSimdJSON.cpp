@@ -2,19 +2,30 @@
 // On-Demand API. Every value is visited once, so the whole input is validated.
 #include "CSimdJSON.h"
 
-#include <simdjson.h>
+// On x86-64 this file (simdjson's On-Demand front end is all inline header code) is compiled
+// for Haswell (AVX2) whatever the compiler's default target, inside a target region, so no
+// machine-specific compiler flag is needed; ji_cpu_supported checks at run time that the CPU
+// has it before anything else here runs.
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define SIMDJSON_BUILTIN_IMPLEMENTATION haswell
+#define JI_HASWELL_REGION 1
+#pragma clang attribute push(__attribute__((target("avx2,bmi,pclmul,lzcnt,popcnt"))), apply_to = function)
+#endif
 
 #include <charconv>
-#include <memory>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
+#include <simdjson.h>
+
 using namespace simdjson;
 
 struct ji_parser {
+  ji_parser() {}  // explicit, so that it is compiled inside the target region
   ondemand::parser parser;
   std::vector<ji_node> nodes;
   const uint8_t *buf = nullptr;
@@ -284,7 +295,9 @@ extern "C" {
 
 size_t ji_padding(void) { return SIMDJSON_PADDING; }
 
+
 ji_parser *ji_parser_create(size_t max_depth) {
+  if (!ji_cpu_supported()) return nullptr;
   try {
     auto *p = new ji_parser();
     p->max_depth = max_depth;
@@ -371,3 +384,17 @@ const char *ji_error_message(const ji_parser *p) { return p->message.c_str(); }
 size_t ji_error_offset(const ji_parser *p) { return p->error_offset; }
 
 }  // extern "C"
+
+#if JI_HASWELL_REGION
+#pragma clang attribute pop
+#endif
+
+// Outside the target region: it must run on any x86-64 CPU.
+extern "C" int ji_cpu_supported(void) {
+#if JI_HASWELL_REGION
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul") &&
+         __builtin_cpu_supports("popcnt");
+#else
+  return 1;
+#endif
+}

@@ -10,6 +10,7 @@ final class JSONParser {
     static let defaultMaxDepth = 512
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+        precondition(ji_cpu_supported() != 0, "JSONImport's JSON reader needs an x86-64 CPU with AVX2 (2013 or later)")
         guard let raw = ji_parser_create(maxDepth) else {
             preconditionFailure("out of memory creating a JSON parser")
         }

@@ -8,6 +8,8 @@ final class Importer {
     /// JSON path of the value being imported, within the current root record.
     var path: [PathComponent] = []
     var skippedLinks: [String: Int] = [:]
+    /// The row of each root record imported, in payload order (skipped records left out).
+    var rootRows: [Int64] = []
     private var skippedJournal: [String] = []
     /// Link-table rows waiting to be written, per link: flat (source, target, position) triples.
     var pendingLinks: [[Int64]]
@@ -96,6 +98,9 @@ final class Importer {
         if let existing {
             row = existing.row
             let columnsChanged = newColumns != existing.columns
+            if (existing.isChanged || columnsChanged) && tracker.needsOriginal(entity.index, row) {
+                tracker.keepOriginal(entity.index, row, try storedValues(entity, row: row))
+            }
             if existing.isChanged || columnsChanged || existing.isStub {
                 try update(entity, row: row, values: values, columns: newColumns)
             }
@@ -219,6 +224,8 @@ final class Importer {
 
     private func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
         guard entity.skipsRepeats else { return }
+        // A cache only: starting over keeps memory bounded on imports with many distinct keys.
+        if written[entity.index].count >= RowTracker.identityCacheLimit { written[entity.index].removeAll() }
         written[entity.index][RowKey(key)] = (row, values.map { $0?.stored })
     }
 
@@ -307,6 +314,27 @@ final class Importer {
         }
         statement.bind(row, at: index)
         try write(statement)
+    }
+
+    /// The attributes and link columns row `row` of `entity` holds now.
+    func storedValues(_ entity: EntityPlan, row: Int64) throws(RecordError) -> [StoredValue] {
+        let statement = try sql(entity.selectByRow)
+        statement.bind(row, at: 1)
+        guard try step(statement) else { return [] }
+        let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
+        statement.reset()
+        return values
+    }
+
+    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
+    /// `updated` means different from before the import).
+    func settleNetEffect() throws(RecordError) {
+        for entity in plan.entities {
+            for (row, original) in tracker.netEffectCandidates(of: entity.index)
+            where try storedValues(entity, row: row) == original {
+                tracker.markUnchanged(entity.index, row)
+            }
+        }
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

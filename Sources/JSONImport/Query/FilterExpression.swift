@@ -1,5 +1,5 @@
 /// A parsed filter expression (SPEC 4.3).
-indirect enum FilterExpression: Equatable {
+indirect enum FilterExpression: Equatable, Sendable {
     case or([FilterExpression])
     case and([FilterExpression])
     case not(FilterExpression)

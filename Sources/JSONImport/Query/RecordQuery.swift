@@ -63,7 +63,7 @@ extension Mapper {
     /// - Throws: ``QueryError`` for names the mappings do not have, a malformed filter or a key
     ///   that does not convert; ``StoreError`` for store failures.
     public func records(_ query: RecordQuery) throws -> [RecordObject] {
-        try store.withLock { store in
+        try store.withReader { store in
             let entity = try store.entityPlan(query.entity)
             var selection = RecordReader.Selection()
             selection.ids = try query.ids.map { try store.key(of: entity, from: $0) }
@@ -102,7 +102,7 @@ extension Mapper {
     /// Row counts per entity, stubs per entity and links per forward relationship (SPEC 4.1
     /// `stats`).
     public func statistics() throws -> StoreStatistics {
-        try store.withLock { store in
+        try store.withReader { store in
             var stats = StoreStatistics()
             for entity in store.plan.entities {
                 let count = try store.connection.rows("SELECT count(*) FROM \(entity.table)")
