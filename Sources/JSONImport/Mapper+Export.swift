@@ -93,20 +93,11 @@ extension Mapper {
         try exportData(ExportRequest(entity: entity, ids: ids, filter: filter, depth: depth, format: format, fields: fields))
     }
 
+    /// Runs the export on a reader connection (the writer inside a write block), so it neither
+    /// waits for nor holds up imports.
     private func run(_ request: ExportRequest, into sink: (String) throws -> Void) throws -> Int {
-        try withoutActuallyEscaping(sink) { sink in
-            let chunks = ChunkSink(write: sink)
-            return try store.withLock { store in
-                try ExportRun(store: store, request: request).run(into: chunks.write)
-            }
+        try store.withReader { store in
+            try ExportRun(store: store, request: request).run(into: sink)
         }
     }
-}
-
-/// The caller's sink, called from inside the store's lock.
-///
-/// `@unchecked Sendable`: the closure only ever runs synchronously on the calling thread, while
-/// the `Mapper.store` mutex is held, and is never kept after the export returns.
-private struct ChunkSink: @unchecked Sendable {
-    let write: (String) throws -> Void
 }
