@@ -36,7 +36,7 @@ extension Mapper {
     /// ```
     ///
     /// - Returns: the number of root records written.
-    /// - Throws: as ``export(_:to:)-(_,FileHandle)``.
+    /// - Throws: as `export(_:to:)`.
     @discardableResult
     public func export(_ request: ExportRequest, to stream: inout some TextOutputStream) throws -> Int {
         try run(request) { stream.write($0) }
@@ -49,14 +49,14 @@ extension Mapper {
     /// // {"data":{"articles":[{"id":101,"slug":"hello-sqlite",…}]}}
     /// ```
     ///
-    /// - Throws: as ``export(_:to:)-(_,FileHandle)``.
+    /// - Throws: as `export(_:to:)`.
     public func exportData(_ request: ExportRequest) throws -> Data {
         var data = Data()
         _ = try run(request) { data.append(contentsOf: $0.utf8) }
         return data
     }
 
-    /// Writes records of `entity` to `handle`; see ``export(_:to:)-(_,FileHandle)``.
+    /// Writes records of `entity` to `handle`; see `export(_:to:)`.
     ///
     /// ```swift
     /// try mapper.export("User", where: "score > 50", depth: 0, format: .jsonl, to: .standardOutput)
@@ -81,7 +81,7 @@ extension Mapper {
             to: handle)
     }
 
-    /// The records of `entity` as JSON text; see ``exportData(_:)-(ExportRequest)``.
+    /// The records of `entity` as JSON text; see `exportData(_:)`.
     ///
     /// ```swift
     /// let json = try mapper.exportData("User", ids: ["1", "2"], depth: 2)

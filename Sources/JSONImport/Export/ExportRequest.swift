@@ -28,6 +28,12 @@ public struct ExportRequest: Sendable, Hashable {
     /// Which properties of the root records are written.
     public var fields: FieldSelection
 
+    /// A request for the records of `entity`; every record, nested one level, as JSON, unless
+    /// told otherwise.
+    ///
+    /// ```swift
+    /// ExportRequest(entity: "Reaction", ids: ["101,13"], depth: 0, format: .jsonl)
+    /// ```
     public init(
         entity: String, ids: [String] = [], filter: String? = nil, depth: Int = 1, format: ExportFormat = .json,
         fields: FieldSelection = .all

@@ -26,6 +26,7 @@ import Foundation
 /// for file in files { try file.contents.write(toFile: "Models/" + file.name, atomically: true, encoding: .utf8) }
 /// ```
 public struct SwiftCodeGenerator: Sendable {
+    /// The mappings the code is generated for.
     public let spec: MappingSpec
     /// Mapping file texts by path, for comments; files not listed are read from disk.
     private let sources: [String: String]
@@ -81,12 +82,15 @@ public struct SwiftCodeGenerator: Sendable {
 public struct SwiftSourceFile: Sendable, Hashable {
     /// The file name, such as `User.swift`.
     public let name: String
+    /// The Swift source text, header included, ending with a newline.
     public let contents: String
 }
 
 /// Why code cannot be generated for a spec.
 public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What stands in the way, naming the entities and relationship concerned.
     public let message: String
 
+    /// The message.
     public var description: String { message }
 }
