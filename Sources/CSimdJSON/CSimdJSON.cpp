@@ -342,12 +342,21 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
       ondemand::value v;
       if (auto err = doc.get_value().get(v)) throw failure{err, nullptr};
       w.value(v, 1);
+    } else if (type == ondemand::json_type::number) {
+      // A number is read from its raw token, which leaves the document where it was: only
+      // whitespace may follow the token.
+      w.value(doc, 1);
+      std::string_view raw;
+      if (auto err = doc.raw_json_token().get(raw)) throw failure{err, nullptr};
+      for (size_t i = size_t(reinterpret_cast<const uint8_t *>(raw.data()) - buf) + raw.size(); i < len; i++)
+        if (!is_space(buf[i])) throw failure{TRAILING_CONTENT, buf + i};
     } else {
       w.value(doc, 1);
     }
     // Past the root value, the document has no current location unless something trails it.
     const char *rest;
-    if (!doc.current_location().get(rest)) throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
+    if (type != ondemand::json_type::number && !doc.current_location().get(rest))
+      throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
   } catch (const failure &f) {
     size_t offset = len;
     if (f.where) {

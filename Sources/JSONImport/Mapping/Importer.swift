@@ -77,7 +77,11 @@ final class Importer {
             existing = try select(entity, row: ownedRow, values: values)
         }
 
-        let newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
+        let changesBefore = connection.totalChanges
+        var newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
+        if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore {
+            existing = try refreshColumns(stale, entity, json, preset: preset, values: values, into: &newColumns)
+        }
         // A nested occurrence of the same key may have inserted the row meanwhile.
         if existing == nil, !key.isEmpty, let row = tracker.identity(entity.index, RowKey(key)) {
             existing = try select(entity, row: row, values: values)
@@ -161,6 +165,21 @@ final class Importer {
             }
         }
         return columns
+    }
+
+    /// The row as it is after the nested records of its own record were imported: they may have
+    /// changed its link columns (another row took its one ↔ one target; a nested occurrence of
+    /// the same key set a link). Columns the record gives no key for take the values now stored,
+    /// so the row's write does not put back what it read before.
+    private func refreshColumns(
+        _ stale: Existing, _ entity: EntityPlan, _ json: JSONValue, preset: Preset?, values: [Value?],
+        into columns: inout [Int64?]
+    ) throws(RecordError) -> Existing? {
+        guard let fresh = try select(entity, row: stale.row, values: values) else { return stale }
+        for (j, r) in entity.selfColumns.enumerated() where fresh.columns[j] != stale.columns[j] && preset?.column != j {
+            if case .missing = lookup(json, entity.relationships[r].path) { columns[j] = fresh.columns[j] }
+        }
+        return Existing(row: stale.row, columns: fresh.columns, isChanged: stale.isChanged, isStub: stale.isStub)
     }
 
     /// Sets the links the record gives for relationships not stored in the row's own columns.

@@ -96,6 +96,8 @@ final class SQLiteConnection {
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows changed by every statement since the connection opened.
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committing on return and rolling
