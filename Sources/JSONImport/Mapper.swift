@@ -17,6 +17,7 @@ import Synchronization
 public final class Mapper: Sendable {
     /// The mappings this mapper imports with.
     public let spec: MappingSpec
+    /// The settings the store was opened with.
     public let configuration: Configuration
     let store: SharedStore
 
@@ -44,12 +45,20 @@ public final class Mapper: Sendable {
         /// Apply data-losing schema changes on open (SPEC 5 `migrate --allow-data-loss`).
         public var allowsDataLoss: Bool
 
+        /// Creates settings for opening a store.
+        ///
+        /// - Parameters:
+        ///   - busyTimeout: seconds a writer waits for another to finish; 30 by default.
+        ///   - createsStore: create the store file when it does not exist; `true` by default.
+        ///   - allowsDataLoss: apply schema changes that can lose data; `false` by default, which
+        ///     makes such a change throw ``MigrationRefused``.
         public init(busyTimeout: Double = 30, createsStore: Bool = true, allowsDataLoss: Bool = false) {
             self.busyTimeout = busyTimeout
             self.createsStore = createsStore
             self.allowsDataLoss = allowsDataLoss
         }
 
+        /// A 30-second busy timeout, a store created when missing, no data-losing migrations.
         public static let `default` = Configuration()
     }
 

@@ -69,9 +69,13 @@ final class JSONInput {
 /// A JSON syntax error: where it is (0-based byte offset, 1-based line and character column) and
 /// what is wrong.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 0-based byte offset of the problem in the input.
     public let offset: Int
+    /// 1-based line of the problem.
     public let line: Int
+    /// 1-based column of the problem, in characters (each UTF-8 lead byte counts once).
     public let column: Int
+    /// What is wrong, as simdjson describes it.
     public let message: String
 
     init(input: JSONInput, offset: Int, message: String) {
@@ -80,6 +84,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         (self.line, self.column) = Self.lineAndColumn(of: offset, in: input.bytes)
     }
 
+    /// Creates an error at a known position.
+    ///
+    /// - Parameters:
+    ///   - offset: 0-based byte offset of the problem.
+    ///   - line: 1-based line.
+    ///   - column: 1-based column, in characters.
+    ///   - message: what is wrong.
     public init(offset: Int, line: Int, column: Int, message: String) {
         self.offset = offset
         self.line = line
@@ -102,6 +113,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         return (line, column)
     }
 
+    /// `invalid JSON at line L, column C (byte B): message`.
     public var description: String {
         "invalid JSON at line \(line), column \(column) (byte \(offset)): \(message)"
     }

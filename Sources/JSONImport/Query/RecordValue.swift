@@ -24,8 +24,12 @@ public struct RecordObject: Sendable, Hashable, Sequence {
     public private(set) var keys: [String] = []
     public private(set) var values: [RecordValue] = []
 
+    /// Creates an empty object.
     public init() {}
 
+    /// Creates an object from key-value pairs, in their order.
+    ///
+    /// - Parameter pairs: keys and values; a repeated key keeps its first position and its last value.
     public init(_ pairs: [(String, RecordValue)]) {
         for (key, value) in pairs { self[key] = value }
     }
@@ -46,10 +50,14 @@ public struct RecordObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Returns an iterator over the key-value pairs, in key order.
+    ///
+    /// - Returns: an iterator of `(key, value)` pairs.
     public func makeIterator() -> Zip2Sequence<[String], [RecordValue]>.Iterator {
         zip(keys, values).makeIterator()
     }
 
+    /// The number of keys.
     public var count: Int { keys.count }
 }
 

@@ -2,10 +2,13 @@ import Foundation
 
 /// One attribute of an entity (SPEC 1.2).
 public struct AttributeSpec: Sendable, Hashable {
+    /// The property name; also the name of its column.
     public let name: String
+    /// The type values convert to and are stored as.
     public let type: AttributeType
     /// Where the value is read in a record.
     public let key: JSONKeyPath
+    /// `null` is a record error, and so is a missing key when a row is inserted without a default.
     public let isRequired: Bool
     /// Stored when a row is inserted and the key is missing; already converted to `type`.
     public let defaultValue: StoredValue?
@@ -13,14 +16,23 @@ public struct AttributeSpec: Sendable, Hashable {
     public let dateFormat: DateFormat
     /// Allowed values, converted to `type` (to its element type for `[T]`: each element must be one).
     public let allowedValues: [StoredValue]?
+    /// Inclusive lower bound on a number's value, a string's length in characters or an array's
+    /// count; `nil` for none.
     public let minimum: Double?
+    /// Inclusive upper bound on a number's value, a string's length in characters or an array's
+    /// count; `nil` for none.
     public let maximum: Double?
     /// Regular expression the whole string must match.
     public let pattern: String?
+    /// Transforms of text values, applied in order after conversion and before validation.
     public let transforms: [Transform]
+    /// The column has an index.
     public let isIndexed: Bool
+    /// The column has a unique index: a duplicate value is a record error.
     public let isUnique: Bool
+    /// `false` leaves the attribute out of `export`; never `false` on a primary-key attribute.
     public let isExported: Bool
+    /// Where the attribute's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
@@ -58,14 +70,23 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
     case scalar(ScalarType)
     case array(ScalarType)
 
+    /// `string`: text.
     public static let string = AttributeType.scalar(.string)
+    /// `int`: a 64-bit integer.
     public static let int = AttributeType.scalar(.int)
+    /// `double`: a floating-point number.
     public static let double = AttributeType.scalar(.double)
+    /// `bool`: `true` or `false`, stored as 0 or 1.
     public static let bool = AttributeType.scalar(.bool)
+    /// `date`: an instant, stored as seconds since 1970 UTC.
     public static let date = AttributeType.scalar(.date)
+    /// `decimal`: a number kept as its exact text.
     public static let decimal = AttributeType.scalar(.decimal)
+    /// `uuid`: a UUID, stored in lowercase.
     public static let uuid = AttributeType.scalar(.uuid)
+    /// `url`: a URL, stored as text.
     public static let url = AttributeType.scalar(.url)
+    /// `json`: any JSON value, stored as minified JSON text.
     public static let json = AttributeType.scalar(.json)
 
     /// Parses `string`, `[int]`, … ; `nil` for anything else.
@@ -81,6 +102,7 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The type as written in the mappings: `int`, `[string]`.
     public var description: String {
         switch self {
         case .scalar(let t): return t.rawValue
@@ -109,6 +131,9 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// A fixed pattern such as `yyyy-MM-dd HH:mm:ss`, interpreted in UTC.
     case pattern(String)
 
+    /// Reads a `format` value: `iso8601`, `epoch` or `epochMillis`; any other text is a pattern.
+    ///
+    /// - Parameter text: the value of the attribute's `format` key.
     public init(parsing text: String) {
         switch text {
         case "iso8601": self = .iso8601
@@ -118,6 +143,7 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The format as written in the mappings: its name, or the pattern itself.
     public var description: String {
         switch self {
         case .iso8601: return "iso8601"
@@ -146,6 +172,7 @@ public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     case real(Double)
     case text(String)
 
+    /// The value for messages: `null`, a number as is, or text in double quotes.
     public var description: String {
         switch self {
         case .null: return "null"
