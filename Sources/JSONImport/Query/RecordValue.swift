@@ -1,14 +1,21 @@
 /// A value read back from the store, in its JSON form (SPEC 4.2): what queries return and what
 /// ``RecordValue/jsonText`` prints.
 public indirect enum RecordValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case int(Int64)
+    /// A binary floating-point number.
     case double(Double)
     /// A JSON number kept as its exact text (numbers inside `json` attributes).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([RecordValue])
+    /// An object, keys in order.
     case object(RecordObject)
 
     /// Minified JSON text.

@@ -62,7 +62,24 @@ public struct AttributeSpec: Sendable, Hashable {
 
 /// The scalar types an attribute or an array element can have.
 public enum ScalarType: String, Sendable, Hashable, CaseIterable {
-    case string, int, double, bool, date, decimal, uuid, url, json
+    /// Text; a JSON number is taken as its source text, a Boolean as `"true"`/`"false"`.
+    case string
+    /// A 64-bit integer; out-of-range values are errors, never wrapped.
+    case int
+    /// A binary floating-point number.
+    case double
+    /// `true`/`false`, also `0`/`1` and their string forms; stored as 0/1.
+    case bool
+    /// An instant, read in the attribute's `format`; stored as seconds since 1970 UTC.
+    case date
+    /// An exact decimal number, kept as its text.
+    case decimal
+    /// A UUID, stored lowercase.
+    case uuid
+    /// An absolute URL.
+    case url
+    /// Any JSON subtree, kept as minified JSON text.
+    case json
 }
 
 /// An attribute's type: a scalar, or `[T]`, an array of a scalar type (SPEC 1.2).
@@ -156,7 +173,14 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
 
 /// A value transform applied after conversion and before validation.
 public enum Transform: String, Sendable, Hashable, CaseIterable {
-    case trim, lowercase, uppercase, emptyIsNull
+    /// Removes Unicode whitespace at both ends.
+    case trim
+    /// Lowercases the text.
+    case lowercase
+    /// Uppercases the text.
+    case uppercase
+    /// Turns an empty string into `null`.
+    case emptyIsNull
 }
 
 /// A value as stored in a column: what SQLite holds.
@@ -167,9 +191,13 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 /// numbers for `int`, `double` and `date` (seconds), `true`/`false` for `bool`, and strings
 /// otherwise (see `ValueConversion.jsonElement`).
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL `NULL`.
     case null
+    /// An SQLite integer.
     case integer(Int64)
+    /// An SQLite real.
     case real(Double)
+    /// SQLite text.
     case text(String)
 
     /// The value for messages: `null`, a number as is, or text in double quotes.
