@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(
             name: "JSONImportTests", dependencies: ["JSONImport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["jsonimport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jsonimport"], resources: [.copy("Fixtures")]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries JSONImport builds against, when any is missing.
 set -euo pipefail
-packages=(libyaml-dev libsqlite3-dev libsimdjson-dev pkg-config sqlite3)
+packages=(libyaml-dev libsqlite3-dev libsimdjson-dev pkg-config sqlite3 python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

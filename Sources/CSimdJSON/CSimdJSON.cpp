@@ -110,11 +110,13 @@ class walker {
  public:
   explicit walker(ji_parser &p) : p(p) {}
 
+  // `depth` counts the arrays and objects around the value, itself included when it is one.
   template <class V>
   void value(V &v, size_t depth) {
-    if (depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
     ondemand::json_type type;
     check(v.type().get(type), v);
+    bool container = type == ondemand::json_type::array || type == ondemand::json_type::object;
+    if (container && depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
     switch (type) {
       case ondemand::json_type::array: array(v, depth); break;
       case ondemand::json_type::object: object(v, depth); break;
@@ -159,10 +161,10 @@ class walker {
     return raw.data() ? reinterpret_cast<const uint8_t *>(raw.data()) : nullptr;
   }
 
+  // A bad string is reported where it starts; other errors where the parser stopped.
   template <class V>
   void check(error_code e, V &v) {
-    if (e) throw failure{e, nullptr};
-    (void)v;
+    if (e) throw failure{e, e == STRING_ERROR ? location(v) : nullptr};
   }
 
   size_t push(ji_type type, const uint8_t *at) {
@@ -264,6 +266,26 @@ class walker {
   }
 };
 
+// Offset of the opening quote of the string left open at the end of the input (the input
+// holds an odd number of unescaped quotes), or of the first control character inside a string
+// when `control` is set; `len` when there is none.
+size_t string_problem(const uint8_t *p, size_t len, bool control) {
+  bool inside = false;
+  size_t start = len;
+  for (size_t i = 0; i < len; i++) {
+    uint8_t c = p[i];
+    if (inside) {
+      if (control && c < 0x20) return i;
+      if (c == '\\') i++;
+      else if (c == '"') inside = false;
+    } else if (c == '"') {
+      inside = true;
+      start = i;
+    }
+  }
+  return inside && !control ? start : len;
+}
+
 void fail(ji_parser &p, int code, size_t offset) {
   p.error = code;
   p.error_offset = offset > p.len ? p.len : offset;
@@ -279,6 +301,13 @@ void fail(ji_parser &p, int code, size_t offset) {
     case JI_ERROR_TOO_DEEP: p.message = "nesting deeper than " + std::to_string(p.max_depth) + " levels"; break;
     case JI_ERROR_TOO_LARGE: p.message = "document larger than 4 GiB"; break;
     case NUMBER_ERROR: p.message = "invalid number"; break;
+    case STRING_ERROR: p.message = "invalid escape sequence or unpaired surrogate in a string"; break;
+    case UNESCAPED_CHARS: p.message = "control character in a string (it must be escaped)"; break;
+    case UNCLOSED_STRING: p.message = "string is never closed"; break;
+    case INCORRECT_TYPE:
+    case T_ATOM_ERROR:
+    case F_ATOM_ERROR:
+    case N_ATOM_ERROR: p.message = "invalid literal (expected true, false or null)"; break;
     case TAPE_ERROR: p.message = "unexpected character or missing ',' ':' ']' or '}'"; break;
     case INCOMPLETE_ARRAY_OR_OBJECT: p.message = "document ends inside an array or object"; break;
     case TRAILING_CONTENT: p.message = "unexpected content after the JSON value"; break;
@@ -331,7 +360,10 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
   if (auto err = p->parser.allocate(len, p->max_depth + 2)) { fail(*p, err, 0); return p->error; }
   auto it = p->parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING));
   if (auto err = std::move(it).get(doc)) {
-    fail(*p, err, err == UTF8_ERROR ? first_invalid_utf8(buf, len) : 0);
+    size_t offset = 0;
+    if (err == UTF8_ERROR) offset = first_invalid_utf8(buf, len);
+    if (err == UNCLOSED_STRING || err == UNESCAPED_CHARS) offset = string_problem(buf, len, err == UNESCAPED_CHARS);
+    fail(*p, err, offset);
     return p->error;
   }
   walker w(*p);
@@ -382,6 +414,20 @@ const ji_node *ji_nodes(const ji_parser *p, size_t *count) {
 const char *ji_error_message(const ji_parser *p) { return p->message.c_str(); }
 
 size_t ji_error_offset(const ji_parser *p) { return p->error_offset; }
+
+void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column) {
+  if (offset > len) offset = len;
+  size_t lines = 1, line_start = 0;
+  for (const void *nl; (nl = memchr(buf + line_start, '\n', offset - line_start)) != nullptr;) {
+    line_start = size_t(static_cast<const uint8_t *>(nl) - buf) + 1;
+    lines++;
+  }
+  size_t characters = 1;
+  for (size_t i = line_start; i < offset; i++)
+    if ((buf[i] & 0xC0) != 0x80) characters++;
+  *line = lines;
+  *column = characters;
+}
 
 }  // extern "C"
 

@@ -129,6 +129,77 @@ import Testing
         #expect(stats.stdout.hasSuffix(#""links":{"User.address":1,"User.repos":3,"User.followers":2,"Repo.tags":3}}"# + "\n"), "\(stats)")
     }
 
+    /// Adds User.mentor (a foreign-key column), User.teams (a link table) and its target, Team.
+    private static let addedRelationships = mappings {
+        $0.replacingOccurrences(
+            of: "      followers: { to: User, kind: many, key: follower_ids }\n",
+            with: "      followers: { to: User, kind: many, key: follower_ids }\n"
+                + "      mentor:    { to: User, kind: one }\n      teams:     { to: Team, kind: many }\n")
+            + "\n  Team:\n    primaryKey: id\n    attributes:\n      id: int\n"
+    }
+
+    /// Removes the entity Address with the relationship to it, and User.followers.
+    private static let removedEntityAndRelationships = mappings {
+        let withoutAddress = $0.replacingOccurrences(of: "      address:   { to: Address, kind: one, onDelete: cascade }\n", with: "")
+            .replacingOccurrences(of: "      followers: { to: User, kind: many, key: follower_ids }\n", with: "")
+        return String(withoutAddress[..<withoutAddress.range(of: "  Address:")!.lowerBound])
+    }
+
+    /// Every row of the store, as the sqlite3 shell dumps it.
+    private func dump(_ workspace: Workspace) throws -> String {
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", workspace.path("jsonimport.sqlite"), ".dump"],
+            environment: ProcessInfo.processInfo.environment)
+        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
+        return result.stdout
+    }
+
+    @Test func addedRelationshipsAreAppliedInPlaceAndKeepEveryLink() throws {
+        let workspace = try usersWorkspace()
+        let fields = ["query", "User", "--fields", "id,address,repos,followers", "--format", "jsonl"]
+        let before = try workspace.run(fields)
+        let added = try write(Self.addedRelationships, workspace, folder: "Added")
+        let plan = """
+            Changes between the store and the mappings:
+              + add table Team
+              + add table User_teams
+              + add column User.mentor
+              + add index User_mentor
+            Applied 4 changes.
+
+            """
+        #expect(try workspace.run(["--mappings", added, "migrate"]) == CLIResult(exitCode: 0, stdout: plan, stderr: ""))
+        #expect(try workspace.run(["--mappings", added] + fields) == before)
+        try workspace.write(#"{"id": 2, "mentor": 1, "teams": [{"id": 7}, {"id": 8}]}"#, to: "teams.json")
+        #expect(try workspace.run(["--mappings", added, "import", "User", "teams.json", "--quiet"]).exitCode == 0)
+        let bo = try workspace.run(["--mappings", added, "query", "User", "--id", "2", "--fields", "id,repos,mentor,teams", "--format", "jsonl"])
+        #expect(bo.stdout == #"{"id":2,"repos":[11,12],"mentor":1,"teams":[7,8]}"# + "\n")
+    }
+
+    @Test func aRemovedEntityAndRelationshipsAreRefusedNamingEachChangeAndTheStoreIsUntouched() throws {
+        let workspace = try usersWorkspace()
+        let before = try dump(workspace)
+        let removed = try write(Self.removedEntityAndRelationships, workspace, folder: "Removed")
+        let plan = """
+            Changes between the store and the mappings:
+              ! remove table Address and its rows
+              ! remove table User_followers and its rows
+              ! remove column User.address and its values
+            Nothing applied: changes marked '!' lose data; run 'jsonimport migrate --allow-data-loss' to apply them.
+
+            """
+        let error = "error: the mappings need changes to the store that would lose data: - remove table Address and its rows - remove table User_followers and its rows - remove column User.address and its values run 'jsonimport migrate --allow-data-loss' to apply them\n"
+        #expect(try workspace.run(["--mappings", removed, "migrate"]) == CLIResult(exitCode: 1, stdout: plan, stderr: error))
+        #expect(try workspace.run(["--mappings", removed, "stats"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(try dump(workspace) == before)
+
+        let applied = try workspace.run(["--mappings", removed, "migrate", "--allow-data-loss"])
+        #expect(applied.exitCode == 0, "\(applied)")
+        #expect(applied.stdout.hasSuffix("Applied 3 changes.\n"), "\(applied)")
+        let users = try workspace.run(["--mappings", removed, "query", "User", "--fields", "id,login,repos", "--format", "jsonl"])
+        #expect(users.stdout == #"{"id":1,"login":"ana","repos":[10]}"# + "\n" + #"{"id":2,"login":"bo","repos":[11,12]}"# + "\n" + #"{"id":3,"login":null,"repos":[]}"# + "\n")
+    }
+
     @Test func migrateOnAMissingStoreIsAStoreError() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["migrate"])

@@ -59,4 +59,39 @@ import Testing
             try JSONParser().parse(JSONInput(text))
         }
     }
+
+    /// `text`'s syntax error as `line:column (byte offset): message`, or `nil` when it parses.
+    private func syntaxError(_ text: String) -> String? {
+        do {
+            _ = try JSONParser().parse(JSONInput(text))
+            return nil
+        } catch {
+            return "\(error.line):\(error.column) (byte \(error.offset)): \(error.message)"
+        }
+    }
+
+    @Test func aBadStringIsPlacedWhereItStarts() {
+        #expect(syntaxError(#"{"a": "x", "b": "\q"}"#) == #"1:17 (byte 16): invalid escape sequence or unpaired surrogate in a string"#)
+        #expect(syntaxError(#"["ok", "\uD800"]"#) == #"1:8 (byte 7): invalid escape sequence or unpaired surrogate in a string"#)
+        #expect(syntaxError("[\"ok\", \"a\tb\"]") == "1:10 (byte 9): control character in a string (it must be escaped)")
+        #expect(syntaxError("[\"ok\",\n \"never closed]") == "2:2 (byte 8): string is never closed")
+    }
+
+    @Test func aMisspelledLiteralIsNamed() {
+        #expect(syntaxError("[tru]") == "1:2 (byte 1): invalid literal (expected true, false or null)")
+    }
+
+    @Test func aRootNumberIsAValueAndWhatTrailsItIsAnError() throws {
+        let parser = JSONParser()
+        let document = try parser.parse(JSONInput(" 42 \n"))
+        #expect(document.root.exactInt64 == 42)
+        #expect(syntaxError("42 x") == "1:4 (byte 3): unexpected content after the JSON value")
+    }
+
+    @Test func positionsAreFoundQuicklyInLargeDocuments() {
+        let large = "[\"" + String(repeating: "é", count: 5_000_000) + "\\x\"]"
+        #expect(syntaxError(large) == "1:2 (byte 1): invalid escape sequence or unpaired surrogate in a string")
+        let lines = "[" + String(repeating: "1,\n", count: 1_000_000) + "x]"
+        #expect(syntaxError(lines) == "1000001:1 (byte 3000001): unexpected character or missing ',' ':' ']' or '}'")
+    }
 }

@@ -80,6 +80,9 @@ const char *ji_error_message(const ji_parser *parser);
 /// The byte offset at which the last error was found (clamped to the input length).
 size_t ji_error_offset(const ji_parser *parser);
 
+/// The 1-based line and column (in characters: UTF-8 lead bytes) of byte `offset` of `buf`.
+void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@ final class JSONParser {
     /// The deepest nesting accepted; deeper documents are a syntax error.
     let maxDepth: Int
 
-    static let defaultMaxDepth = 512
+    static let defaultMaxDepth = ImportOptions.defaultMaxDepth
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth) {
         precondition(ji_cpu_supported() != 0, "JSONImport's JSON reader needs an x86-64 CPU with AVX2 (2013 or later)")
@@ -99,17 +99,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// 1-based line and column (in characters, counting each UTF-8 lead byte) of `offset`.
+    ///
+    /// Counted in C: an error at the end of a 100 MB document must not take seconds to place.
     static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
+        guard let base = bytes.baseAddress else { return (1, 1) }
+        var line = 0
+        var column = 0
+        ji_line_column(base, bytes.count, min(max(offset, 0), bytes.count), &line, &column)
         return (line, column)
     }
 

@@ -7,7 +7,7 @@ enum AttributeValidation {
         let spec = attribute.spec
         if let allowed = spec.allowedValues, !allowed.contains(value.stored) {
             let list = allowed.map(\.description).joined(separator: ", ")
-            return "\(value.stored) is not one of the allowed values (\(list))"
+            return "\(value.stored.shown) is not one of the allowed values (\(list))"
         }
         if spec.minimum != nil || spec.maximum != nil, let measure = measure(value, spec.type) {
             if let minimum = spec.minimum, measure.amount < minimum {
@@ -20,7 +20,7 @@ enum AttributeValidation {
         if let regex = attribute.regex, let text = value.string {
             let range = NSRange(text.startIndex..., in: text)
             if regex.firstMatch(in: text, range: range) == nil {
-                return "\"\(text)\" does not match the pattern \(spec.pattern ?? "")"
+                return "\(StoredValue.text(text).shown) does not match the pattern \(spec.pattern ?? "")"
             }
         }
         return nil

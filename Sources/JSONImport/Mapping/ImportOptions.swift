@@ -20,6 +20,12 @@ public struct ImportOptions: Sendable, Hashable {
     public var dryRun: Bool
     /// List every deleted row and why in the report.
     public var explain: Bool
+    /// The deepest nesting of arrays and objects a payload may have (1 ... ``maximumDepthLimit``);
+    /// deeper payloads are refused as invalid JSON.
+    public var maxDepth: Int
+    /// The largest JSON document read, in bytes; a JSON Lines payload may be any size, but each
+    /// of its lines counts alone. Larger payloads are refused before they are parsed.
+    public var maxPayloadSize: Int
 
     /// Creates import options; the defaults match ``default``.
     ///
@@ -33,7 +39,8 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - explain: list every deleted row and why in the report; `false` by default.
     public init(
         root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
-        cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false
+        cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,
+        maxDepth: Int = ImportOptions.defaultMaxDepth, maxPayloadSize: Int = ImportOptions.defaultMaxPayloadSize
     ) {
         self.root = root
         self.format = format
@@ -42,11 +49,20 @@ public struct ImportOptions: Sendable, Hashable {
         self.cleanup = cleanup
         self.dryRun = dryRun
         self.explain = explain
+        self.maxDepth = maxDepth
+        self.maxPayloadSize = maxPayloadSize
     }
 
     /// The entity's own root, format by file extension, no prune, abort on the first record
     /// error, clean-up on, changes kept, no explanation.
     public static let `default` = ImportOptions()
+
+    /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
+    public static let defaultMaxDepth = 512
+    /// The largest `maxDepth`: the parser recurses once per level on the calling thread's stack.
+    public static let maximumDepthLimit = 10_000
+    /// 1 GiB: a parsed document takes several times its size in memory.
+    public static let defaultMaxPayloadSize = 1 << 30
 
     /// What a record error does to the import.
     public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable {
@@ -104,8 +120,11 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadableFile
         /// A record is invalid (under `onError: abort`) or validation refused it.
         case invalidRecord
-        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines).
+        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines, a
+        /// limit out of range).
         case usage
+        /// The payload is larger than `maxPayloadSize`.
+        case tooLarge
     }
 
     /// The message (the same as ``message``).

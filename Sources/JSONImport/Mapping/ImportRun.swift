@@ -15,13 +15,19 @@ struct ImportRun {
                 message: "\(entity.spec.name) has no primary key and is owned by what links to it; it can be imported as the root entity only with 'cleanup: none'",
                 report: ImportReport(entity: entity.spec.name))
         }
+        guard (1...ImportOptions.maximumDepthLimit).contains(options.maxDepth), options.maxPayloadSize > 0 else {
+            throw ImportError(
+                code: .usage,
+                message: "limits out of range: maxDepth must be 1 to \(ImportOptions.maximumDepthLimit), got \(options.maxDepth); maxPayloadSize must be positive, got \(options.maxPayloadSize)",
+                report: ImportReport(entity: entity.spec.name))
+        }
         let connection = store.connection
         let importer = Importer(connection: connection, plan: store.plan, now: now)
         importer.validators = store.hooks.validators.merging(validators) { $1 }
         var report = ImportReport(entity: entity.spec.name)
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
-        let parser = JSONParser()
+        let parser = JSONParser(maxDepth: options.maxDepth)
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         var skippedKeys: [[StoredValue]] = []
@@ -30,7 +36,8 @@ struct ImportRun {
             for source in sources {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
                 let reader = PayloadReader(
-                    source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser)
+                    source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
+                    maxSize: options.maxPayloadSize)
                 meter?.start(source)
                 try reader.forEachRecord { record in
                     report.records += 1

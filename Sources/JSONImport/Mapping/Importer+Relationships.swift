@@ -51,7 +51,7 @@ extension Importer {
             countSkippedLink(relationship, of: entity)
             return nil
         case .error:
-            let shown = key.map { $0.stored.description }.joined(separator: ", ")
+            let shown = key.map { $0.stored.shown }.joined(separator: ", ")
             throw fail("no \(target.spec.name) with key \(shown) (missing: error)")
         }
     }

@@ -63,9 +63,6 @@ extension JSONValue {
         case .array: return "array"
         case .object: return "object"
         default:
-            if case .string(let text)? = literal, text.count > 60 {
-                return LiteralValue.string(String(text.prefix(60)) + "…").summary
-            }
             return literal?.summary ?? "value"
         }
     }

@@ -7,6 +7,8 @@ struct PayloadReader {
     let format: PayloadFormat
     let root: JSONKeyPath?
     let parser: JSONParser
+    /// The largest document read, in bytes (for JSON Lines, the longest line).
+    let maxSize: Int
 
     /// One root record and where it is.
     struct Record {
@@ -61,7 +63,7 @@ struct PayloadReader {
         guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines") }
         let stream = try openStream()
         defer { stream.close() }
-        var lines = LineChunker(handle: stream.handle)
+        var lines = LineChunker(handle: stream.handle, maxLength: maxSize)
         var index = 0
         while let (line, number) = try lines.next(source: source.name) {
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
@@ -80,12 +82,14 @@ struct PayloadReader {
     private func readAll() throws -> JSONInput {
         switch source {
         case .data(let data, _):
+            try checkSize(data.count)
             return JSONInput(bytes: data)
         case .file(let path):
             let stream = try openStream()
             defer { stream.close() }
             if path != "-", fseeko(stream.handle, 0, SEEK_END) == 0 {
                 let size = Int(ftello(stream.handle))
+                try checkSize(size)
                 rewind(stream.handle)
                 let input = JSONInput(count: size)
                 let read = fread(input.base, 1, size, stream.handle)
@@ -98,6 +102,7 @@ struct PayloadReader {
                 let n = fread(&chunk, 1, chunk.count, stream.handle)
                 if n <= 0 { break }
                 bytes += chunk[0..<n]
+                try checkSize(bytes.count)
             }
             return JSONInput(bytes: bytes)
         }
@@ -140,6 +145,12 @@ struct PayloadReader {
         }
     }
 
+    /// Refuses a document larger than ``maxSize`` before it is read whole.
+    private func checkSize(_ size: Int) throws(ImportError) {
+        guard size > maxSize else { return }
+        throw failure(.tooLarge, "\(source.name): the payload is larger than the limit of \(maxSize) bytes (\(size) bytes or more)")
+    }
+
     private func failure(_ code: ImportError.Code, _ message: String) -> ImportError {
         ImportError(code: code, message: message, report: ImportReport(entity: nil))
     }
@@ -148,6 +159,8 @@ struct PayloadReader {
 /// Splits a stream into lines, reading it in fixed-size chunks.
 struct LineChunker {
     let handle: UnsafeMutablePointer<FILE>
+    /// The longest line accepted, in bytes; a longer one is refused before it is read whole.
+    let maxLength: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var lineNumber = 0
@@ -156,18 +169,23 @@ struct LineChunker {
     private(set) var bytesRead = 0
     private static let chunkSize = 1 << 20
 
-    init(handle: UnsafeMutablePointer<FILE>) { self.handle = handle }
+    init(handle: UnsafeMutablePointer<FILE>, maxLength: Int = .max) {
+        self.handle = handle
+        self.maxLength = maxLength
+    }
 
     /// The next line (without its newline) and its 1-based number, or `nil` at the end.
     mutating func next(source: String) throws -> ([UInt8], Int)? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                try checkLength(newline - start, source: source)
                 let line = Array(buffer[start..<newline])
                 bytesRead += newline + 1 - start
                 start = newline + 1
                 lineNumber += 1
                 return (line, lineNumber)
             }
+            try checkLength(buffer.count - start, source: source)
             if isAtEnd {
                 guard start < buffer.count else { return nil }
                 let line = Array(buffer[start...])
@@ -188,5 +206,14 @@ struct LineChunker {
                 isAtEnd = true
             }
         }
+    }
+
+    /// Refuses a line longer than ``maxLength`` (which may still be growing in the buffer).
+    private func checkLength(_ length: Int, source: String) throws(ImportError) {
+        guard length > maxLength else { return }
+        throw ImportError(
+            code: .tooLarge,
+            message: "\(source):\(lineNumber + 1): the line is longer than the limit of \(maxLength) bytes",
+            report: ImportReport(entity: nil))
     }
 }

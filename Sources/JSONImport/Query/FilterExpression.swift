@@ -46,6 +46,16 @@ public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
 struct FilterParser {
     private var tokens: [Token]
     private var position = 0
+    private var depth = 0
+    private var conditions = 0
+    private var values = 0
+
+    /// The deepest nesting of parentheses and NOT: the parser and the compiler recurse on it.
+    static let maximumDepth = 64
+    /// The most conditions one filter holds: SQLite refuses expressions deeper than 1000.
+    static let maximumConditions = 500
+    /// The most values one filter binds (SQLite binds at most 32766 parameters per statement).
+    static let maximumValues = 10_000
 
     struct Token: Equatable {
         enum Kind: Equatable { case name, number, string, symbol, end }
@@ -108,11 +118,21 @@ struct FilterParser {
     }
 
     private mutating func parseNot() throws(FilterError) -> FilterExpression {
-        if accept(keyword: "NOT") { return .not(try parseNot()) }
-        if accept(symbol: "(") {
+        if isKeyword(peek, "NOT") || (peek.kind == .symbol && peek.text == "(") {
+            guard depth < Self.maximumDepth else {
+                throw error("parentheses and NOT nested more than \(Self.maximumDepth) levels deep")
+            }
+            depth += 1
+            defer { depth -= 1 }
+            if accept(keyword: "NOT") { return .not(try parseNot()) }
+            position += 1
             let inner = try parseOr()
             guard accept(symbol: ")") else { throw error("expected ')'") }
             return inner
+        }
+        conditions += 1
+        guard conditions <= Self.maximumConditions else {
+            throw error("more than \(Self.maximumConditions) conditions in one filter")
         }
         return try parseCompare()
     }
@@ -157,6 +177,8 @@ struct FilterParser {
     }
 
     private mutating func parseValue() throws(FilterError) -> FilterExpression.Literal {
+        values += 1
+        guard values <= Self.maximumValues else { throw error("more than \(Self.maximumValues) values in one filter") }
         let token = peek
         switch token.kind {
         case .number: position += 1; return .number(token.text)
@@ -226,11 +248,20 @@ struct FilterParser {
                     tokens.append(Token(kind: .symbol, text: String(c), column: column))
                     i += 1
                 } else {
-                    throw FilterError(message: "unexpected character '\(c)'", column: column)
+                    // A control or invisible character would print as nothing: name its code point.
+                    let shown = c.unicodeScalars.allSatisfy { $0.properties.isGraphemeBase || $0 == " " }
+                        ? "'\(c)'" : c.unicodeScalars.map(Self.codePoint).joined(separator: " ")
+                    throw FilterError(message: "unexpected character \(shown)", column: column)
                 }
             }
         }
         tokens.append(Token(kind: .end, text: "", column: chars.count + 1))
         return tokens
+    }
+
+    /// `U+0007`.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

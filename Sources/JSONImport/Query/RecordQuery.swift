@@ -116,13 +116,16 @@ extension Mapper {
             selection.limit = query.limit
             selection.offset = query.offset
             let reader = RecordReader(connection: store.connection, plan: store.plan)
-            let rows: [Int64]
-            do {
-                rows = try reader.rowIDs(entity, selection)
-            } catch let error as FilterError {
-                throw QueryError(error.description)
+            // One read transaction: the rows and their links come from one committed state.
+            return try store.connection.read {
+                let rows: [Int64]
+                do {
+                    rows = try reader.rowIDs(entity, selection)
+                } catch let error as FilterError {
+                    throw QueryError(error.description)
+                }
+                return try rows.map { try reader.record(entity, row: $0, fields: query.fields, meta: query.includesMeta) }
             }
-            return try rows.map { try reader.record(entity, row: $0, fields: query.fields, meta: query.includesMeta) }
         }
     }
 
@@ -130,26 +133,31 @@ extension Mapper {
     /// `stats`).
     public func statistics() throws -> StoreStatistics {
         try store.withReader { store in
-            var stats = StoreStatistics()
-            for entity in store.plan.entities {
-                let count = try store.connection.rows("SELECT count(*) FROM \(entity.table)")
-                stats.entities.append((entity.spec.name, count.first?.first?.integer ?? 0))
-                let stubs = entity.spec.isOwned ? 0 : try store.connection.rows(
-                    "SELECT count(*) FROM \(entity.table) WHERE \"_stub\" = 1").first?.first?.integer ?? 0
-                stats.stubs.append((entity.spec.name, stubs))
-            }
-            for link in store.spec.links {
-                let sql: String
-                switch link.storage {
-                case .foreignKey(let table, let column, _, _):
-                    sql = "SELECT count(*) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL"
-                case .linkTable(let name):
-                    sql = "SELECT count(*) FROM \(quote(name))"
-                }
-                stats.links.append((link.qualifiedName, try store.connection.rows(sql).first?.first?.integer ?? 0))
-            }
-            return stats
+            // One read transaction: every count comes from the same committed state.
+            try store.connection.read { try Self.statistics(of: store) }
         }
+    }
+
+    private static func statistics(of store: Store) throws -> StoreStatistics {
+        var stats = StoreStatistics()
+        for entity in store.plan.entities {
+            let count = try store.connection.rows("SELECT count(*) FROM \(entity.table)")
+            stats.entities.append((entity.spec.name, count.first?.first?.integer ?? 0))
+            let stubs = entity.spec.isOwned ? 0 : try store.connection.rows(
+                "SELECT count(*) FROM \(entity.table) WHERE \"_stub\" = 1").first?.first?.integer ?? 0
+            stats.stubs.append((entity.spec.name, stubs))
+        }
+        for link in store.spec.links {
+            let sql: String
+            switch link.storage {
+            case .foreignKey(let table, let column, _, _):
+                sql = "SELECT count(*) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL"
+            case .linkTable(let name):
+                sql = "SELECT count(*) FROM \(quote(name))"
+            }
+            stats.links.append((link.qualifiedName, try store.connection.rows(sql).first?.first?.integer ?? 0))
+        }
+        return stats
     }
 }
 

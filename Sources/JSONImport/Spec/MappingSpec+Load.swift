@@ -46,8 +46,10 @@ extension MappingSpec {
                 continue
             }
             guard let text = String(data: data, encoding: .utf8) else {
+                let (line, column) = firstInvalidUTF8(in: data)
                 loader.report(
-                    .unreadableFile, "'\(file)' is not UTF-8 text", at: SourceLocation(file: file, line: 1, column: 1))
+                    .unreadableFile, "'\(file)' is not UTF-8 text: invalid byte sequence",
+                    at: SourceLocation(file: file, line: line, column: column))
                 continue
             }
             loader.read(file: file, text: text)
@@ -85,6 +87,23 @@ extension MappingSpec {
         var loader = MappingLoader()
         for file in files { loader.read(file: file.path, text: file.text) }
         return try loader.finish()
+    }
+
+    /// The 1-based line and character column of the first byte of `data` that is not valid UTF-8.
+    private static func firstInvalidUTF8(in data: Data) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return (line, column)
     }
 
     private static func unreadable(_ path: String, _ message: String, code: MappingDiagnostic.Code) -> MappingLoadError

@@ -9,13 +9,37 @@ enum LiteralValue: Sendable, Hashable {
     case string(String)
 
     /// How messages show the value: `string "many"`, `number 1.50`, `bool true`, `null`.
+    ///
+    /// Strings are written as JSON string literals (so a quote or a line break cannot garble
+    /// the one-line message), and long values are cut after ``shownCharacters`` characters
+    /// with `…`: a payload may hold a 100 MB string where a number belongs.
     var summary: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return "bool \(b)"
-        case .number(let text): return "number \(text)"
-        case .string(let s): return "string \"\(s)\""
+        case .number(let text): return "number \(Self.shortened(text))"
+        case .string(let s): return "string \(ValueConversion.jsonString(Self.shortened(s)))"
         }
+    }
+
+    /// At most this many characters of a value appear in a message.
+    static let shownCharacters = 60
+
+    /// `text`, cut after ``shownCharacters`` characters with `…` when it is longer.
+    static func shortened(_ text: String) -> String {
+        // At most that many UTF-8 bytes cannot make more characters; only long texts are walked.
+        guard text.utf8.count > shownCharacters else { return text }
+        let head = text.prefix(shownCharacters)
+        return head.utf8.count == text.utf8.count ? text : head + "…"
+    }
+}
+
+extension StoredValue {
+    /// How messages show a stored value: text quoted as JSON and cut short like
+    /// ``LiteralValue/summary``, numbers as they are.
+    var shown: String {
+        guard case .text(let text) = self else { return description }
+        return ValueConversion.jsonString(LiteralValue.shortened(text))
     }
 }
 
@@ -129,6 +153,9 @@ enum ValueConversion {
             return .integer(Int64(d))
         case .string(let s):
             let digits = s.hasPrefix("-") ? s.dropFirst() : Substring(s)
+            // An int has at most 19 significant digits: a longer text (say, 100 MB of digits in
+            // a payload) is refused without being walked whole.
+            guard digits.utf8.drop(while: { $0 == UInt8(ascii: "0") }).count <= 19 else { return nil }
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
             return Int64(s).map(StoredValue.integer)
         default:

@@ -41,13 +41,18 @@ final class Store {
     /// applies the changes when none loses data or `allowDataLoss`, and returns them (nothing is
     /// applied when a data-losing change is refused).
     static func migrate(_ connection: SQLiteConnection, to spec: MappingSpec, allowDataLoss: Bool) throws -> MigrationPlan {
+        let wanted = StoreSchemaState(StorageSchema(spec: spec))
+        // Opening a store that matches the mappings only reads, so it never waits for a writer
+        // (a reader opened during a long import would otherwise fail past the busy timeout).
+        if try connection.read({ try recordedState(connection) }) == wanted {
+            return MigrationPlan(changes: [], statements: [])
+        }
         // A rebuilt table is dropped and created again: with foreign keys enforced, the drop would
         // run the ON DELETE action of every link to its rows. The pragma is a no-op inside a
         // transaction, so enforcement is turned off around it (SQLite's table-rebuild procedure).
         try connection.execute("PRAGMA foreign_keys = OFF")
         defer { try? connection.execute("PRAGMA foreign_keys = ON") }
         return try connection.transaction {
-            let wanted = StoreSchemaState(StorageSchema(spec: spec))
             guard let recorded = try recordedState(connection) else {
                 try requireEmpty(connection)
                 for statement in StorageSchema(spec: spec).statements { try connection.execute(statement) }

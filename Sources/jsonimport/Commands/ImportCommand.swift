@@ -24,6 +24,11 @@ struct ImportCommand: Command {
             .flag("--dry-run", help: "Do everything and report it, then roll it back."),
             .value("--report", "FORMAT", help: "How to print the report.", default: "text", allowed: ["text", "json"]),
             .flag("--explain", help: "List every deleted row and why."),
+            .value("--max-depth", "N", help: "Deepest nesting of arrays and objects accepted in a payload (1 to \(ImportOptions.maximumDepthLimit)).",
+                   default: "\(ImportOptions.defaultMaxDepth)"),
+            .value("--max-payload-size", "SIZE",
+                   help: "Largest JSON document read, in bytes or with a unit K, M or G; each line of a JSON Lines file counts alone.",
+                   default: "1G"),
         ])
 
     let entity: String
@@ -39,12 +44,32 @@ struct ImportCommand: Command {
         if root != nil && (format == .jsonl || (format == nil && files.contains { PayloadFormat(fileName: $0) == .jsonl })) {
             throw .usage("--root does not apply to JSON Lines payloads")
         }
+        let maxDepth = arguments.value(of: "--max-depth").map { Int($0) } ?? ImportOptions.defaultMaxDepth
+        guard let maxDepth, (1...ImportOptions.maximumDepthLimit).contains(maxDepth) else {
+            throw .invalidValue(
+                arguments.value(of: "--max-depth") ?? "", for: "--max-depth",
+                expected: "an integer from 1 to \(ImportOptions.maximumDepthLimit)")
+        }
         options = ImportOptions(
             root: root, format: format, prune: arguments.isSet("--prune"),
             onError: arguments.value(of: "--on-error") == "skip" ? .skip : .abort,
             cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
-            explain: arguments.isSet("--explain"))
+            explain: arguments.isSet("--explain"), maxDepth: maxDepth,
+            maxPayloadSize: try arguments.value(of: "--max-payload-size").map(Self.size) ?? ImportOptions.defaultMaxPayloadSize)
         isJSONReport = arguments.value(of: "--report") == "json"
+    }
+
+    /// Bytes in a size such as `100`, `512K`, `10M`, `1G` (units of 1024).
+    static func size(_ text: String) throws(CLIError) -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.uppercased())] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let number = Int(digits),
+            number > 0, case let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1), !overflow
+        else {
+            throw .invalidValue(text, for: "--max-payload-size", expected: "a positive number of bytes, optionally with a unit K, M or G (100, 512K, 10M, 1G)")
+        }
+        return bytes
     }
 
     func run(in context: CommandContext) throws -> ImportReport {

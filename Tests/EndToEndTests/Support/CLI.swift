@@ -15,14 +15,16 @@ enum CLI {
     ///     `JSONIMPORT_*` variable removed (so the caller's shell cannot change a result).
     ///   - stdin: bytes on the child's standard input; without it stdin is `/dev/null`.
     ///   - directory: the child's working directory; the test's own when `nil`.
+    ///   - timeout: seconds before the child is killed and the run fails.
     /// - Returns: the exit status and everything written to stdout and stderr.
     /// - Throws: ``SubprocessFailure`` when the binary cannot be found, started, or times out.
     static func run(
-        _ args: [String], env: [String: String] = [:], stdin: String? = nil, in directory: URL? = nil
+        _ args: [String], env: [String: String] = [:], stdin: String? = nil, in directory: URL? = nil,
+        timeout: TimeInterval = 120
     ) throws -> CLIResult {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JSONIMPORT_") }
         environment.merge(env) { _, new in new }
-        return try Subprocess.run(binary(), args, environment: environment, stdin: stdin, in: directory)
+        return try Subprocess.run(binary(), args, environment: environment, stdin: stdin, in: directory, timeout: timeout)
     }
 
     /// The `jsonimport` executable built with the tests.

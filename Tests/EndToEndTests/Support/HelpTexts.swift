@@ -134,6 +134,12 @@ enum HelpTexts {
           --report FORMAT         How to print the report. (values: text, json; default:
                                   text)
           --explain               List every deleted row and why.
+          --max-depth N           Deepest nesting of arrays and objects accepted in a
+                                  payload (1 to 10000). (default: 512)
+          --max-payload-size SIZE
+                                  Largest JSON document read, in bytes or with a unit K,
+                                  M or G; each line of a JSON Lines file counts alone.
+                                  (default: 1G)
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

@@ -54,7 +54,8 @@ enum Subprocess {
         }
         return CLIResult(
             exitCode: process.terminationStatus, stdout: stdoutDrain.waitForText(),
-            stderr: stderrDrain.waitForText())
+            stderr: stderrDrain.waitForText(),
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
     }
 
     /// Writes `data` to the child's stdin on a thread of its own, then closes it.

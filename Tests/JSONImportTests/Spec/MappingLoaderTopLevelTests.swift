@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import JSONImport
@@ -32,6 +33,18 @@ import Testing
                 entites: {}
                 ^
                 """)
+    }
+
+    @Test func aFileThatIsNotUTF8IsPlacedAtItsFirstBadByte() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).yml")
+        try Data("entities:\n  Ité".utf8 + [0xFF] + Data("m: {}\n".utf8)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: MappingLoadError.self) { try MappingSpec.load(from: file.path) }
+        do {
+            _ = try MappingSpec.load(from: file.path)
+        } catch {
+            #expect(error.diagnostics.map(\.summary) == ["\(file.path):2:6: error: '\(file.path)' is not UTF-8 text: invalid byte sequence"])
+        }
     }
 
     @Test func emptyFileIsAnError() {

@@ -14,9 +14,20 @@ import Testing
         #expect(convert(.number("9.3e18"), .int) == nil)
         #expect(convert(.number("-0.0"), .int) == .integer(0))
         #expect(convert(.string("-12"), .int) == .integer(-12))
+        #expect(convert(.string("-0000000000000000000000012"), .int) == .integer(-12))
+        #expect(convert(.string(String(repeating: "7", count: 10_000_000)), .int) == nil)
         #expect(convert(.string("+12"), .int) == nil)
         #expect(convert(.string("1.0"), .int) == nil)
         #expect(convert(.bool(true), .int) == nil)
+    }
+
+    @Test func messagesQuoteValuesAsJSONAndCutThemShort() {
+        #expect(LiteralValue.string("O\"Brien\nline\t2").summary == #"string "O\"Brien\nline\t2""#)
+        let long = String(repeating: "7", count: 10_000_000)
+        #expect(LiteralValue.string(long).summary == "string \"" + String(repeating: "7", count: 60) + "…\"")
+        #expect(LiteralValue.number(String(repeating: "1", count: 61)).summary == "number " + String(repeating: "1", count: 60) + "…")
+        #expect(LiteralValue.string(String(repeating: "é", count: 60)).summary == "string \"" + String(repeating: "é", count: 60) + "\"")
+        #expect(StoredValue.text(long).shown.count == 63)
     }
 
     @Test func failuresNameTheExpectedTypeAndTheValueFound() {

@@ -193,8 +193,8 @@ enum YAMLValue: Sendable, Hashable {
         switch self {
         case .null: return "null"
         case .bool(let b): return "bool \(b)"
-        case .int(_, let t), .float(_, let t): return "number \(t)"
-        case .string(let s): return "string \"\(s)\""
+        case .int(_, let t), .float(_, let t): return "number \(LiteralValue.shortened(t))"
+        case .string(let s): return LiteralValue.string(s).summary
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         }

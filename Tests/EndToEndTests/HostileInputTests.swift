@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// The hostile input corpus (`Fixtures/Hostile/manifest.json`, written by
+/// `Scripts/reliability/make_hostile_corpus.py`): malformed JSON and YAML, type confusion for
+/// every attribute type, out-of-range numbers, huge and deeply nested inputs, names and filters
+/// that try to reach SQL, limits. Each case runs the CLI against a copy of a seeded store and
+/// must end as the manifest says, by an exit (never a signal), with an `error:` line holding the
+/// expected text, the store unchanged, within ``timeLimit`` seconds.
+@Suite struct HostileInputTests {
+    /// Seconds a case may take (debug build); the slowest take about 3.
+    static let timeLimit = 15.0
+
+    @Test func theCorpusRefusesAtLeastTwoHundredCases() {
+        let refused = HostileCorpus.cases.filter { $0.exit != 0 }
+        #expect(refused.count >= 200)
+        #expect(refused.allSatisfy { $0.stderr != nil }, "every refused case names the message it expects")
+    }
+
+    @Test(arguments: HostileCorpus.cases)
+    func hostileInputIsRefusedCleanly(_ hostile: HostileCase) throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("store.sqlite")
+        try HostileCorpus.seededStore.write(to: URL(fileURLWithPath: store))
+        var generated: String?
+        if let spec = hostile.generate { generated = try spec.make(in: directory) }
+        let arguments = hostile.args.map { argument in
+            argument.hasPrefix("{generated") ? generated ?? argument : argument
+        }
+        let mappings = hostile.mappings.map { $0 == "{generated}" ? generated ?? $0 : $0 } ?? HostileCorpus.mappings
+
+        let began = Date()
+        let result = try CLI.run(
+            ["--mappings", mappings, "--store", store] + arguments, in: HostileCorpus.directory, timeout: 60)
+        let elapsed = Date().timeIntervalSince(began)
+
+        #expect(result.signal == nil, "\(result)")
+        #expect(result.exitCode == hostile.exit, "\(result)")
+        if hostile.exit != 0 {
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
+            if let expected = hostile.stderr {
+                #expect(result.stderr.contains(expected), "\(result)")
+            }
+        }
+        #expect(try HostileCorpus.isUnchanged(store), "the store changed")
+        #expect(elapsed < Self.timeLimit, "took \(elapsed) s")
+    }
+}
+
+/// One case of the manifest.
+struct HostileCase: Decodable, Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Arguments after `--mappings M --store S`; `{generated}` is the generated file's path,
+    /// `{generated-text}` its text.
+    let args: [String]
+    let exit: Int32
+    /// The text stderr must hold.
+    let stderr: String?
+    /// Mappings other than `Mappings/types.yml`, relative to the corpus folder.
+    let mappings: String?
+    let generate: Generated?
+
+    var testDescription: String { name }
+
+    /// An input written at test time: its parts, each repeated `count` times, one after another.
+    struct Generated: Decodable, Sendable {
+        /// A file name, or `nil` when the text is passed as an argument.
+        let file: String?
+        let parts: [Part]
+
+        struct Part: Decodable, Sendable {
+            let text: String
+            let count: Int
+
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                text = try container.decode(String.self)
+                count = try container.decode(Int.self)
+            }
+        }
+
+        /// Writes the file into `directory` and returns its path, or returns the text.
+        func make(in directory: TemporaryDirectory) throws -> String {
+            guard let file else { return parts.map { String(repeating: $0.text, count: $0.count) }.joined() }
+            let path = directory.path(file)
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            for part in parts {
+                let unit = Data(part.text.utf8)
+                let perChunk = max(1, (1 << 20) / unit.count)
+                let chunk = Self.repeated(unit, min(perChunk, part.count))
+                var remaining = part.count
+                while remaining >= perChunk {
+                    try handle.write(contentsOf: chunk)
+                    remaining -= perChunk
+                }
+                if remaining > 0 { try handle.write(contentsOf: Self.repeated(unit, remaining)) }
+            }
+            return path
+        }
+
+        private static func repeated(_ unit: Data, _ count: Int) -> Data {
+            if unit.count == 1 { return Data(repeating: unit[unit.startIndex], count: count) }
+            var data = Data(capacity: unit.count * count)
+            for _ in 0..<count { data.append(unit) }
+            return data
+        }
+    }
+}
+
+/// The corpus on disk and the store every case starts from.
+enum HostileCorpus {
+    /// The corpus folder in the test bundle; cases run in it, so their paths are relative.
+    static let directory: URL = {
+        guard let resources = Bundle.module.resourceURL else { fatalError("the test bundle has no resources") }
+        return resources.appendingPathComponent("Fixtures/Hostile")
+    }()
+
+    static var mappings: String { directory.appendingPathComponent("Mappings/types.yml").path }
+
+    static let cases: [HostileCase] = {
+        do {
+            let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+            return try JSONDecoder().decode([HostileCase].self, from: data)
+        } catch {
+            fatalError("cannot read the hostile corpus manifest: \(error)")
+        }
+    }()
+
+    /// The bytes of a store holding `seed.json`, made once by the CLI (its WAL is checkpointed
+    /// into the file when the CLI closes it).
+    static let seededStore: Data = {
+        do {
+            let scratch = try TemporaryDirectory()
+            let store = scratch.path("seed.sqlite")
+            let result = try CLI.run(["--mappings", mappings, "--store", store, "import", "Item", "seed.json"], in: directory)
+            guard result.exitCode == 0 else { fatalError("cannot seed the store: \(result)") }
+            return try Data(contentsOf: URL(fileURLWithPath: store))
+        } catch {
+            fatalError("cannot seed the store: \(error)")
+        }
+    }()
+
+    /// The seeded store's content: `.dump` of the sqlite3 shell.
+    static let seededContent: String = {
+        do {
+            let scratch = try TemporaryDirectory()
+            let store = scratch.path("seed.sqlite")
+            try seededStore.write(to: URL(fileURLWithPath: store))
+            return try dump(store)
+        } catch {
+            fatalError("cannot read the seeded store: \(error)")
+        }
+    }()
+
+    /// `true` when `store` holds what the seeded store holds: the same bytes with no WAL left,
+    /// or else the same content, checked by the sqlite3 shell (with `integrity_check`).
+    static func isUnchanged(_ store: String) throws -> Bool {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
+        if wal == 0, FileManager.default.contents(atPath: store) == seededStore { return true }
+        return try dump(store) == seededContent
+    }
+
+    private static func dump(_ store: String) throws -> String {
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", store, "PRAGMA integrity_check", ".dump"],
+            environment: ProcessInfo.processInfo.environment)
+        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
+        return result.stdout
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import JSONImport
+
+/// Opening a store with changed mappings through the Swift API (SPEC 5): additions are migrated
+/// in place with every value and link kept; removals and retypes are refused with each change
+/// named and nothing applied, until `allowsDataLoss` / `Mapper.migrate(store:to:allowDataLoss:)`.
+@Suite struct MigrationTests {
+    private static let original = """
+        entities:
+          User:
+            primaryKey: id
+            attributes:
+              id: int
+              login: string
+              score: double
+            relationships:
+              repos: { to: Repo, kind: many }
+              boss:  { to: User, kind: one }
+          Repo:
+            primaryKey: id
+            attributes:
+              id: int
+              name: string
+            relationships:
+              tags: { to: Tag, kind: many }
+          Tag:
+            primaryKey: name
+            attributes:
+              name: string
+        """
+
+    private static let payload = #"""
+        [{"id": 1, "login": "ana", "score": 1.5, "boss": 2, "repos": [{"id": 10, "name": "kit", "tags": [{"name": "swift"}]}]},
+         {"id": 2, "login": "bo"}]
+        """#
+
+    /// A store file holding ``payload`` under ``original``; removed with its directory.
+    private final class StoreFile {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString)")
+        var path: String { directory.appendingPathComponent("store.sqlite").path }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let mapper = try Mapper(spec: MappingSpec.load(yaml: MigrationTests.original), store: .file(path))
+            try mapper.importJSON(MigrationTests.payload, as: "User")
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// Every row of every table, in order: what "untouched" compares.
+        func contents() throws -> [[StoredValue]] {
+            let connection = try SQLiteConnection(path: path, create: false, busyTimeout: 5)
+            let tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            var rows: [[StoredValue]] = []
+            for case .text(let table)? in tables.map(\.first) {
+                rows.append([.text(table)])
+                rows += try connection.rows("SELECT * FROM \(quote(table)) ORDER BY 1, 2")
+            }
+            return rows
+        }
+    }
+
+    private static func spec(_ edit: (String) -> String) throws -> MappingSpec {
+        try MappingSpec.load(yaml: edit(original))
+    }
+
+    /// Removes Tag and Repo.tags, User.boss, and retypes User.score.
+    private static func removals() throws -> MappingSpec {
+        try spec {
+            String($0[..<$0.range(of: "  Tag:")!.lowerBound])
+                .replacingOccurrences(of: "      boss:  { to: User, kind: one }\n", with: "")
+                .replacingOccurrences(of: "    relationships:\n      tags: { to: Tag, kind: many }\n", with: "")
+                .replacingOccurrences(of: "score: double", with: "score: string")
+        }
+    }
+
+    @Test func addedAttributesEntitiesAndRelationshipsAreMigratedInPlace() throws {
+        let store = try StoreFile()
+        let added = try Self.spec {
+            $0.replacingOccurrences(of: "      score: double\n", with: "      score: double\n      bio: string\n")
+                .replacingOccurrences(
+                    of: "      boss:  { to: User, kind: one }\n",
+                    with: "      boss:  { to: User, kind: one }\n      mentor: { to: User, kind: one }\n      teams: { to: Team, kind: many }\n")
+                + "\n  Team:\n    primaryKey: id\n    attributes:\n      id: int\n"
+        }
+        let mapper = try Mapper(spec: added, store: .file(store.path))
+        let users = try mapper.records(RecordQuery(entity: "User"))
+        #expect(users.map { RecordValue.object($0).jsonText } == [
+            #"{"id":1,"login":"ana","score":1.5,"bio":null,"repos":[10],"boss":2,"mentor":null,"teams":[]}"#,
+            #"{"id":2,"login":"bo","score":null,"bio":null,"repos":[],"boss":null,"mentor":null,"teams":[]}"#,
+        ])
+        try mapper.importJSON(#"{"id": 2, "bio": "hi", "mentor": 1, "teams": [{"id": 7}]}"#, as: "User")
+        let bo = try mapper.records(RecordQuery(entity: "User", ids: ["2"]))
+        #expect(bo.map { RecordValue.object($0).jsonText } == [
+            #"{"id":2,"login":"bo","score":null,"bio":"hi","repos":[],"boss":null,"mentor":1,"teams":[7]}"#
+        ])
+        #expect(try Mapper.migrate(store: store.path, to: added).isEmpty)
+    }
+
+    @Test func removalsAndRetypesAreRefusedNamingEachChangeWithTheStoreUntouched() throws {
+        let store = try StoreFile()
+        let before = try store.contents()
+        let removed = try Self.removals()
+        #expect {
+            _ = try Mapper(spec: removed, store: .file(store.path))
+        } throws: { error in
+            (error as? MigrationRefused)?.description == """
+                the mappings need changes to the store that would lose data:
+                  - remove table Repo_tags and its rows
+                  - remove table Tag and its rows
+                  - remove column User.boss and its values
+                  - change column User.score from '"score" REAL' to '"score" TEXT'
+                run 'jsonimport migrate --allow-data-loss' to apply them
+                """
+        }
+        let plan = try Mapper.migrate(store: store.path, to: removed)
+        #expect(plan.losesData)
+        #expect(plan.changes.filter(\.losesData).count == 4)
+        #expect(try store.contents() == before)
+    }
+
+    @Test func allowingDataLossAppliesEveryChangeAndKeepsTheRest() throws {
+        let store = try StoreFile()
+        let removed = try Self.removals()
+        let plan = try Mapper.migrate(store: store.path, to: removed, allowDataLoss: true)
+        #expect(plan.changes.count == 4)
+        #expect(try Mapper.migrate(store: store.path, to: removed).isEmpty)
+        let mapper = try Mapper(spec: removed, store: .file(store.path))
+        #expect(try mapper.records(RecordQuery(entity: "User")).map { RecordValue.object($0).jsonText } == [
+            #"{"id":1,"login":"ana","score":"1.5","repos":[10]}"#, #"{"id":2,"login":"bo","score":null,"repos":[]}"#,
+        ])
+        #expect(try mapper.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test func theConfigurationCanAllowDataLossOnOpen() throws {
+        let store = try StoreFile()
+        let removed = try Self.removals()
+        let mapper = try Mapper(
+            spec: removed, store: .file(store.path), configuration: .init(allowsDataLoss: true))
+        #expect(try mapper.statistics().json == #"{"entities":{"User":2,"Repo":1},"stubs":{"User":0,"Repo":0},"links":{"User.repos":1}}"#)
+    }
+}
