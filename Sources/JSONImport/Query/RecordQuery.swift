@@ -117,7 +117,7 @@ extension Mapper {
             selection.offset = query.offset
             let reader = RecordReader(connection: store.connection, plan: store.plan)
             // One read transaction: the rows and their links come from one committed state.
-            return try store.connection.read {
+            return try store.connection.readTransaction {
                 let rows: [Int64]
                 do {
                     rows = try reader.rowIDs(entity, selection)
@@ -134,7 +134,7 @@ extension Mapper {
     public func statistics() throws -> StoreStatistics {
         try store.withReader { store in
             // One read transaction: every count comes from the same committed state.
-            try store.connection.read { try Self.statistics(of: store) }
+            try store.connection.readTransaction { try Self.statistics(of: store) }
         }
     }
 

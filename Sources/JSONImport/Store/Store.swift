@@ -44,7 +44,7 @@ final class Store {
         let wanted = StoreSchemaState(StorageSchema(spec: spec))
         // Opening a store that matches the mappings only reads, so it never waits for a writer
         // (a reader opened during a long import would otherwise fail past the busy timeout).
-        if try connection.read({ try recordedState(connection) }) == wanted {
+        if try connection.readTransaction({ try recordedState(connection) }) == wanted {
             return MigrationPlan(changes: [], statements: [])
         }
         // A rebuilt table is dropped and created again: with foreign keys enforced, the drop would

@@ -114,20 +114,6 @@ final class SQLiteConnection {
         }
     }
 
-    /// Runs `body` in one read transaction: every statement in it sees the same committed state
-    /// of the store, whatever other processes commit meanwhile (WAL readers never wait for them).
-    func read<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
     /// Runs `body` inside a savepoint: a throw undoes only what `body` did.
     func savepoint<T>(_ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT record")
