@@ -21,17 +21,14 @@ let package = Package(
         // A small C++ target that walks simdjson's On-Demand API and hands Swift a plain C tape.
         .target(
             name: "CSimdJSON", dependencies: ["CSimdJSONSystem"],
-            // On-Demand is compiled for the building machine's CPU (simdjson's own advice).
-            cxxSettings: [
-                .unsafeFlags(["-O3"]),
-                .unsafeFlags(["-march=native"], .when(platforms: [.linux])),
-            ],
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
         // Times the clean-up pass on a large store: `bash Benchmarks/cleanup_scale.sh`.
         .executableTarget(
             name: "cleanup-scale", dependencies: ["JSONImport", "CSQLite"], path: "Benchmarks/CleanupScale"),
+        // A runnable tour of the Swift API: `swift run JSONImportExample`.
+        .executableTarget(name: "JSONImportExample", dependencies: ["JSONImport"], path: "Examples/Swift"),
         .testTarget(
             name: "JSONImportTests", dependencies: ["JSONImport"],
             resources: [.copy("Fixtures")]),

@@ -67,7 +67,8 @@ def build(kit, scratch):
 def row_count(ours, mapping, db):
     out = subprocess.run([ours, "--mappings", mapping, "--store", db, "stats", "--format", "json"],
                          capture_output=True, text=True, check=True).stdout
-    return sum(json.loads(out)["entities"].values())
+    stats = json.loads(out)
+    return sum(stats["entities"].values()) + sum(stats["links"].values())
 
 
 def main():

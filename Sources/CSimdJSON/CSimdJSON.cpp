@@ -2,19 +2,30 @@
 // On-Demand API. Every value is visited once, so the whole input is validated.
 #include "CSimdJSON.h"
 
-#include <simdjson.h>
+// On x86-64 this file (simdjson's On-Demand front end is all inline header code) is compiled
+// for Haswell (AVX2) whatever the compiler's default target, inside a target region, so no
+// machine-specific compiler flag is needed; ji_cpu_supported checks at run time that the CPU
+// has it before anything else here runs.
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define SIMDJSON_BUILTIN_IMPLEMENTATION haswell
+#define JI_HASWELL_REGION 1
+#pragma clang attribute push(__attribute__((target("avx2,bmi,pclmul,lzcnt,popcnt"))), apply_to = function)
+#endif
 
 #include <charconv>
-#include <memory>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
+#include <simdjson.h>
+
 using namespace simdjson;
 
 struct ji_parser {
+  ji_parser() {}  // explicit, so that it is compiled inside the target region
   ondemand::parser parser;
   std::vector<ji_node> nodes;
   const uint8_t *buf = nullptr;
@@ -313,7 +324,9 @@ extern "C" {
 
 size_t ji_padding(void) { return SIMDJSON_PADDING; }
 
+
 ji_parser *ji_parser_create(size_t max_depth) {
+  if (!ji_cpu_supported()) return nullptr;
   try {
     auto *p = new ji_parser();
     p->max_depth = max_depth;
@@ -361,20 +374,21 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
       ondemand::value v;
       if (auto err = doc.get_value().get(v)) throw failure{err, nullptr};
       w.value(v, 1);
+    } else if (type == ondemand::json_type::number) {
+      // A number is read from its raw token, which leaves the document where it was: only
+      // whitespace may follow the token.
+      w.value(doc, 1);
+      std::string_view raw;
+      if (auto err = doc.raw_json_token().get(raw)) throw failure{err, nullptr};
+      for (size_t i = size_t(reinterpret_cast<const uint8_t *>(raw.data()) - buf) + raw.size(); i < len; i++)
+        if (!is_space(buf[i])) throw failure{TRAILING_CONTENT, buf + i};
     } else {
       w.value(doc, 1);
     }
-    if (type == ondemand::json_type::number) {
-      // A root number is read from its token without moving the document on: check what follows.
-      std::string_view raw;
-      if (auto err = doc.raw_json_token().get(raw)) throw failure{err, nullptr};
-      for (const uint8_t *c = reinterpret_cast<const uint8_t *>(raw.data()) + raw.size(); c < buf + len; c++)
-        if (!is_space(*c)) throw failure{TRAILING_CONTENT, c};
-      return 0;
-    }
     // Past the root value, the document has no current location unless something trails it.
     const char *rest;
-    if (!doc.current_location().get(rest)) throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
+    if (type != ondemand::json_type::number && !doc.current_location().get(rest))
+      throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
   } catch (const failure &f) {
     size_t offset = len;
     if (f.where) {
@@ -416,3 +430,17 @@ void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line,
 }
 
 }  // extern "C"
+
+#if JI_HASWELL_REGION
+#pragma clang attribute pop
+#endif
+
+// Outside the target region: it must run on any x86-64 CPU.
+extern "C" int ji_cpu_supported(void) {
+#if JI_HASWELL_REGION
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul") &&
+         __builtin_cpu_supports("popcnt");
+#else
+  return 1;
+#endif
+}

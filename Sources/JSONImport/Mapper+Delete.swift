@@ -31,6 +31,7 @@ extension Mapper {
     ///   does not convert, or neither ids nor filter given; ``DeleteError`` when `deny` refuses
     ///   (the store is unchanged); ``StoreError`` for store failures.
     /// - Complexity: a few statements per entity and cascade step, whatever the number of rows.
+    @discardableResult
     public func delete(
         _ entity: String, ids: [String] = [], where filter: String? = nil, options: DeleteOptions = .default
     ) throws -> ImportReport {

@@ -3,9 +3,11 @@ import Synchronization
 
 /// Imports API payloads into a store according to the mappings, and reads the store back.
 ///
-/// A `Mapper` owns one store connection; every call on it is serialized, so it can be shared
-/// across threads. Several mappers (in one or several processes) can share one store file:
-/// writers wait for each other up to the busy timeout.
+/// A `Mapper` can be shared across threads: writes go through one connection, one at a time
+/// (a ``write(_:)`` block holds it for its duration), while reads on other threads use
+/// read-only connections of their own and see the last committed state. Several mappers (in
+/// one or several processes) can share one store file: writers wait for each other up to the
+/// busy timeout.
 ///
 /// ```swift
 /// let mapper = try Mapper(mappings: "Mappings", store: .file("cache.sqlite"))
@@ -15,8 +17,9 @@ import Synchronization
 public final class Mapper: Sendable {
     /// The mappings this mapper imports with.
     public let spec: MappingSpec
+    /// The settings the store was opened with.
     public let configuration: Configuration
-    let store: Mutex<Store>
+    let store: SharedStore
 
     /// Where the store lives.
     public enum StoreLocation: Sendable, Hashable {
@@ -42,12 +45,20 @@ public final class Mapper: Sendable {
         /// Apply data-losing schema changes on open (SPEC 5 `migrate --allow-data-loss`).
         public var allowsDataLoss: Bool
 
+        /// Creates settings for opening a store.
+        ///
+        /// - Parameters:
+        ///   - busyTimeout: seconds a writer waits for another to finish; 30 by default.
+        ///   - createsStore: create the store file when it does not exist; `true` by default.
+        ///   - allowsDataLoss: apply schema changes that can lose data; `false` by default, which
+        ///     makes such a change throw ``MigrationRefused``.
         public init(busyTimeout: Double = 30, createsStore: Bool = true, allowsDataLoss: Bool = false) {
             self.busyTimeout = busyTimeout
             self.createsStore = createsStore
             self.allowsDataLoss = allowsDataLoss
         }
 
+        /// A 30-second busy timeout, a store created when missing, no data-losing migrations.
         public static let `default` = Configuration()
     }
 
@@ -68,7 +79,7 @@ public final class Mapper: Sendable {
         let opened = try Store(
             Store.Location(path: store.path, create: configuration.createsStore), spec: spec,
             busyTimeout: configuration.busyTimeout, allowDataLoss: configuration.allowsDataLoss)
-        self.store = Mutex(opened)
+        self.store = SharedStore(opened, readers: store == .inMemory ? nil : store.path, busyTimeout: configuration.busyTimeout)
     }
 
     // MARK: Importing

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import jsonimport
+import JSONImport
 
 /// The parser's rules for what no registered command exercises yet: repeatable options, closed
 /// value sets, variadic arguments. Run in process; everything else here runs the binary.

@@ -6,12 +6,14 @@ import Testing
     static let commands: [(name: String, help: String)] = [
         ("import", HelpTexts.importCommand),
         ("query", HelpTexts.query),
+        ("export", HelpTexts.export),
         ("stats", HelpTexts.stats),
         ("migrate", HelpTexts.migrate),
         ("validate", HelpTexts.validate),
         ("schema", HelpTexts.schema),
         ("delete", HelpTexts.delete),
         ("clean", HelpTexts.clean),
+        ("codegen", HelpTexts.codegen),
     ]
 
     @Test func toolHelpShowsGlobalOptionsAndRegisteredCommands() throws {

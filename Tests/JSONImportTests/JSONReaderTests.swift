@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JSONImport
 
@@ -42,6 +43,21 @@ import Testing
         #expect(values[0].exactInt64 == nil)
         #expect(String(decoding: values[1].numberText!, as: UTF8.self) == "1e400")
         #expect(values[2].double == 18446744073709551615.0)
+    }
+
+    @Test(arguments: ["44", " -0.0 ", "1.50\n", "12345678901234567890"])
+    func aNumberIsAWholeDocument(text: String) throws {
+        let document = try JSONParser().parse(JSONInput(text))
+        #expect(document.root.kind == .number)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(String(decoding: document.root.numberText!, as: UTF8.self) == trimmed)
+    }
+
+    @Test(arguments: [("44 x", 3), ("4 4", 2), ("44]", 2)])
+    func contentAfterANumberDocumentIsAnError(text: String, offset: Int) {
+        #expect(throws: JSONSyntaxError(offset: offset, line: 1, column: offset + 1, message: "unexpected content after the JSON value")) {
+            try JSONParser().parse(JSONInput(text))
+        }
     }
 
     /// `text`'s syntax error as `line:column (byte offset): message`, or `nil` when it parses.

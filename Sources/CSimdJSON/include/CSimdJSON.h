@@ -59,7 +59,12 @@ typedef struct ji_parser ji_parser;
 /// Bytes that must be readable (any value) after the end of every input buffer.
 size_t ji_padding(void);
 
-/// A parser for documents up to `max_depth` levels of nesting; NULL when out of memory.
+/// 1 when this CPU can run the parser (on x86-64: AVX2, BMI1 and PCLMULQDQ, any x86-64 CPU
+/// made since 2013), else 0.
+int ji_cpu_supported(void);
+
+/// A parser for documents up to `max_depth` levels of nesting; NULL when out of memory or
+/// when the CPU is not supported.
 ji_parser *ji_parser_create(size_t max_depth);
 void ji_parser_destroy(ji_parser *parser);
 

@@ -10,6 +10,7 @@ final class JSONParser {
     static let defaultMaxDepth = ImportOptions.defaultMaxDepth
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+        precondition(ji_cpu_supported() != 0, "JSONImport's JSON reader needs an x86-64 CPU with AVX2 (2013 or later)")
         guard let raw = ji_parser_create(maxDepth) else {
             preconditionFailure("out of memory creating a JSON parser")
         }
@@ -68,9 +69,13 @@ final class JSONInput {
 /// A JSON syntax error: where it is (0-based byte offset, 1-based line and character column) and
 /// what is wrong.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 0-based byte offset of the problem in the input.
     public let offset: Int
+    /// 1-based line of the problem.
     public let line: Int
+    /// 1-based column of the problem, in characters (each UTF-8 lead byte counts once).
     public let column: Int
+    /// What is wrong, as simdjson describes it.
     public let message: String
 
     init(input: JSONInput, offset: Int, message: String) {
@@ -79,6 +84,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         (self.line, self.column) = Self.lineAndColumn(of: offset, in: input.bytes)
     }
 
+    /// Creates an error at a known position.
+    ///
+    /// - Parameters:
+    ///   - offset: 0-based byte offset of the problem.
+    ///   - line: 1-based line.
+    ///   - column: 1-based column, in characters.
+    ///   - message: what is wrong.
     public init(offset: Int, line: Int, column: Int, message: String) {
         self.offset = offset
         self.line = line
@@ -97,6 +109,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         return (line, column)
     }
 
+    /// `invalid JSON at line L, column C (byte B): message`.
     public var description: String {
         "invalid JSON at line \(line), column \(column) (byte \(offset)): \(message)"
     }

@@ -16,6 +16,7 @@ public struct DeleteError: Error, Sendable, Hashable, CustomStringConvertible {
         case denied
     }
 
+    /// What went wrong; always ``Code/denied`` for now.
     public let code: Code
     /// The first refusals found (at most ten), in entity and row order.
     public let blocked: [BlockedRow]
@@ -33,6 +34,7 @@ public struct DeleteError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// One row that cannot be deleted, and the links that hold it.
     public struct BlockedRow: Sendable, Hashable {
+        /// The entity of the row that cannot be deleted.
         public let entity: String
         /// The row's primary key (empty for an owned row).
         public let key: [StoredValue]
@@ -70,5 +72,6 @@ public struct DeleteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The refusals, one per line.
     public var message: String { lines.joined(separator: "\n") }
 
+    /// The refusals, one per line (the same as ``message``).
     public var description: String { message }
 }

@@ -12,11 +12,18 @@ public struct DeleteOptions: Sendable, Hashable {
     /// List every deleted row and why in the report.
     public var explain: Bool
 
+    /// Creates deletion options.
+    ///
+    /// - Parameters:
+    ///   - cascade: apply `cascade` rules; `true` by default.
+    ///   - cleanup: run the clean-up pass afterwards; `true` by default.
+    ///   - explain: list every deleted row and why in the report; `false` by default.
     public init(cascade: Bool = true, cleanup: Bool = true, explain: Bool = false) {
         self.cascade = cascade
         self.cleanup = cleanup
         self.explain = explain
     }
 
+    /// Cascade, clean up, no explanation.
     public static let `default` = DeleteOptions()
 }

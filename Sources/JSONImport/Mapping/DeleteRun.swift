@@ -17,9 +17,8 @@ struct DeleteRun {
             try deleter.mark(entity, query.sql, query.parameters)
             let outcome = try deleter.apply(.delete, tracker: &tracker)
             var deletions = outcome.deletions
-            if options.cleanup && outcome.deleted > 0 {
-                deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
-            }
+            deletions += try store.cleanUp(
+                isOn: options.cleanup, mayHaveOrphans: outcome.deleted > 0, deleter: deleter, tracker: &tracker)
             return deletions
         }
     }
@@ -39,7 +38,7 @@ struct DeleteRun {
                 }
                 deletions += try deleter.apply(.evict, tracker: &tracker).deletions
             }
-            deletions += try CleanupPass(connection: store.connection, plan: store.plan).run(deleter, tracker: &tracker)
+            deletions += try store.cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: &tracker)
             return deletions
         }
     }
@@ -51,15 +50,16 @@ struct DeleteRun {
     ) throws -> ImportReport {
         let connection = store.connection
         let deleter = Deleter(connection: connection, plan: store.plan)
-        deleter.readsKeys = explain
+        deleter.readsKeys = explain || store.hooks.collectsChanges
         var tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
-        try connection.transaction {
+        try store.recordedWrite {
             try deleter.reset()
             let deletions = try body(deleter, &tracker)
             try writeUpdatedAt(tracker)
             report.addCounts(from: tracker, plan: store.plan)
             if explain { report.deletions = deletions }
+            return try store.changeLog(tracker, deletions: deletions)
         }
         return report
     }

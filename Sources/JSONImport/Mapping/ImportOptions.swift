@@ -12,6 +12,7 @@ public struct ImportOptions: Sendable, Hashable {
     public var format: PayloadFormat?
     /// Sync mode: delete rows of the root entity that the import did not contain.
     public var prune: Bool
+    /// What a record error does to the import; ``ErrorPolicy/abort`` by default.
     public var onError: ErrorPolicy
     /// Run the clean-up pass after the records (SPEC 2.5).
     public var cleanup: Bool
@@ -26,6 +27,16 @@ public struct ImportOptions: Sendable, Hashable {
     /// of its lines counts alone. Larger payloads are refused before they are parsed.
     public var maxPayloadSize: Int
 
+    /// Creates import options; the defaults match ``default``.
+    ///
+    /// - Parameters:
+    ///   - root: key path of the record list; `nil` uses the entity's `root`.
+    ///   - format: payload format; `nil` decides from the file extension.
+    ///   - prune: delete root-entity rows the import did not contain; `false` by default.
+    ///   - onError: what a record error does; `.abort` by default.
+    ///   - cleanup: run the clean-up pass after the records; `true` by default.
+    ///   - dryRun: do and count everything, then roll it back; `false` by default.
+    ///   - explain: list every deleted row and why in the report; `false` by default.
     public init(
         root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
         cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,
@@ -42,6 +53,8 @@ public struct ImportOptions: Sendable, Hashable {
         self.maxPayloadSize = maxPayloadSize
     }
 
+    /// The entity's own root, format by file extension, no prune, abort on the first record
+    /// error, clean-up on, changes kept, no explanation.
     public static let `default` = ImportOptions()
 
     /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
@@ -92,11 +105,14 @@ public enum ImportSource: Sendable, Hashable {
 /// An import that failed as a whole: invalid JSON, an unreadable file, a record error under
 /// `abort`, or an input the command cannot take. Nothing of it was kept.
 public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is.
     public let code: Code
+    /// What went wrong, ready to print.
     public let message: String
     /// The report of the failed import: its `errors` hold the record error, `changes` are empty.
     public let report: ImportReport
 
+    /// Stable error codes; callers can `catch` a specific one.
     public enum Code: String, Sendable, Hashable {
         /// The payload is not valid JSON (the message gives file, line, column and byte offset).
         case invalidJSON
@@ -111,5 +127,6 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
     }
 
+    /// The message (the same as ``message``).
     public var description: String { message }
 }

@@ -4,6 +4,7 @@ import Foundation
 public struct ImportProgress: Sendable, Hashable {
     /// Bytes of the payloads read so far, and in all (`nil` when unknown, as for standard input).
     public let bytesRead: Int
+    /// Bytes of all the payloads together; `nil` when a size is unknown (standard input).
     public let totalBytes: Int?
     /// Root records read so far.
     public let records: Int

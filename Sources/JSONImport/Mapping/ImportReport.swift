@@ -6,6 +6,7 @@ public struct ImportReport: Sendable, Hashable {
     public var records: Int = 0
     /// Root records left out under `onError: skip`.
     public var skipped: Int = 0
+    /// `true` when the import ran as a dry run: everything was counted, then rolled back.
     public var dryRun: Bool = false
     /// Per entity, in declaration order: every entity with touched or deleted rows.
     public var changes: [(entity: String, counts: Counts)] = []
@@ -21,7 +22,12 @@ public struct ImportReport: Sendable, Hashable {
     public var deletions: [Deletion]?
     /// The operation that produced the report (it shapes the text summary only).
     public var operation: Operation = .import
+    /// The row of each root record imported, in payload order: what `map` reads back.
+    var rootRows: [Int64] = []
 
+    /// Creates an empty report.
+    ///
+    /// - Parameter entity: the root entity; `nil` for `clean`.
     public init(entity: String?) { self.entity = entity }
 
     /// The operations that report what they did.
@@ -31,11 +37,22 @@ public struct ImportReport: Sendable, Hashable {
 
     /// Row counts for one entity (SPEC 2.2 "Counting").
     public struct Counts: Sendable, Hashable {
+        /// Rows that did not exist before the operation (stubs it created included).
         public var inserted = 0
+        /// Rows whose attributes or links differ from before the operation.
         public var updated = 0
+        /// Touched rows that did not change; bookkeeping columns never count as a change.
         public var unchanged = 0
+        /// Rows that existed before and were deleted (prune, delete, cascade, eviction, clean-up).
         public var deleted = 0
 
+        /// Creates counts; every count is 0 by default.
+        ///
+        /// - Parameters:
+        ///   - inserted: rows that did not exist before.
+        ///   - updated: rows whose attributes or links changed.
+        ///   - unchanged: touched rows that did not change.
+        ///   - deleted: rows that existed before and were deleted.
         public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0) {
             self.inserted = inserted
             self.updated = updated
@@ -49,10 +66,19 @@ public struct ImportReport: Sendable, Hashable {
         changes.first { $0.entity == entity }?.counts ?? Counts()
     }
 
+    /// Whether two reports have the same JSON form, deletions included.
+    ///
+    /// - Parameters:
+    ///   - a: a report.
+    ///   - b: another report.
+    /// - Returns: `true` when their JSON forms (with `explain`) are equal.
     public static func == (a: ImportReport, b: ImportReport) -> Bool {
         a.json(explain: true) == b.json(explain: true)
     }
 
+    /// Hashes the JSON form, deletions included, consistently with `==`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(json(explain: true)) }
 }
 
@@ -64,10 +90,19 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     public let record: Int
     /// JSONPath from the payload document's root: `$[17].repos[2].stars`.
     public let path: String
+    /// What is wrong with the value at ``path``.
     public let message: String
     /// 1-based line, for JSON Lines.
     public let line: Int?
 
+    /// Creates a record error.
+    ///
+    /// - Parameters:
+    ///   - file: the payload's name as given (`-` for standard input, `<data>` in memory).
+    ///   - record: 0-based index of the root record in its file.
+    ///   - path: JSONPath of the bad value, such as `$[17].repos[2].stars`.
+    ///   - message: what is wrong.
+    ///   - line: 1-based line for JSON Lines; `nil` otherwise.
     public init(file: String, record: Int, path: String, message: String, line: Int? = nil) {
         self.file = file
         self.record = record
@@ -76,6 +111,7 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
+    /// `file[:line]: record N at PATH: message`.
     public var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         return "\(place): record \(record) at \(path): \(message)"
@@ -84,12 +120,17 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A deleted row and why (SPEC 4.2 `deletions`).
 public struct Deletion: Sendable, Hashable {
+    /// Why a row was deleted: `prune` (sync mode), `delete` (asked for), `cascade` (an
+    /// `onDelete: cascade` rule), `evict` (not seen since the `clean --older-than` cutoff) or
+    /// `orphan` (the clean-up pass).
     public enum Reason: String, Sendable, Hashable {
         case prune, delete, cascade, evict, orphan
     }
 
+    /// The entity of the deleted row.
     public let entity: String
     /// The primary key: one value, an array for composite keys, `.null` for owned rows.
     public let key: [StoredValue]
+    /// Why the row was deleted.
     public let reason: Reason
 }

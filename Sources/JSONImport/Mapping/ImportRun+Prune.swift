@@ -1,14 +1,14 @@
 /// The deletions at the end of an import (SPEC 2.3): prune (sync mode), then the clean-up pass.
 extension ImportRun {
     /// Prunes when asked, then runs the clean-up pass when it is on and something may have
-    /// become an orphan.
+    /// become an orphan (see ``Store/cleanUp(isOn:mayHaveOrphans:deleter:tracker:)``).
     ///
     /// - Parameter skippedKeys: primary keys of the root records skipped under `onError: skip`;
     ///   prune keeps their rows.
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
     func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
         let deleter = Deleter(connection: store.connection, plan: store.plan)
-        deleter.readsKeys = options.explain
+        deleter.readsKeys = options.explain || store.hooks.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
         if options.prune {
@@ -18,10 +18,8 @@ extension ImportRun {
             deletions += outcome.deletions
             if outcome.deleted > 0 { mayHaveOrphans = true }
         }
-        if options.cleanup && mayHaveOrphans {
-            deletions += try CleanupPass(connection: store.connection, plan: store.plan)
-                .run(deleter, tracker: &importer.tracker)
-        }
+        deletions += try store.cleanUp(
+            isOn: options.cleanup, mayHaveOrphans: mayHaveOrphans, deleter: deleter, tracker: &importer.tracker)
         return deletions
     }
 

@@ -23,7 +23,7 @@ struct ImportRun {
         }
         let connection = store.connection
         let importer = Importer(connection: connection, plan: store.plan, now: now)
-        importer.validators = validators
+        importer.validators = store.hooks.validators.merging(validators) { $1 }
         var report = ImportReport(entity: entity.spec.name)
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
@@ -31,7 +31,7 @@ struct ImportRun {
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         var skippedKeys: [[StoredValue]] = []
-        try connection.execute("BEGIN IMMEDIATE")
+        try store.beginWrite()
         do {
             for source in sources {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
@@ -50,15 +50,20 @@ struct ImportRun {
                 }
                 meter?.finish(source, records: report.records)
             }
-            try flushLinks(importer)
+            try finishRecords(importer)
             let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)
             fill(&report, from: importer)
             if options.explain { report.deletions = deletions }
-            try connection.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+            report.rootRows = importer.rootRows
+            if options.dryRun {
+                store.rollBackWrite()
+            } else {
+                try store.commitWrite(store.changeLog(importer.tracker, deletions: deletions))
+            }
             return report
         } catch var error as ImportError {
-            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            store.rollBackWrite()
             var failed = ImportReport(entity: entity.spec.name)
             failed.dryRun = options.dryRun
             failed.records = report.records
@@ -66,7 +71,7 @@ struct ImportRun {
             error = ImportError(code: error.code, message: error.message, report: failed)
             throw error
         } catch {
-            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            store.rollBackWrite()
             throw error
         }
     }
@@ -87,6 +92,7 @@ struct ImportRun {
                 try store.connection.execute("RELEASE record")
                 importer.commitRecord()
             }
+            importer.rootRows.append(outcome.row)
             return nil
         } catch let error as RecordError {
             let issue = ImportIssue(
@@ -103,10 +109,12 @@ struct ImportRun {
         }
     }
 
-    /// Writes the link rows the importer still holds back.
-    private func flushLinks(_ importer: Importer) throws {
+    /// Writes the link rows the importer still holds back, and settles the counts of rows whose
+    /// changes cancelled out.
+    private func finishRecords(_ importer: Importer) throws {
         do {
             try importer.flushAllLinks()
+            try importer.settleNetEffect()
         } catch {
             var report = ImportReport(entity: entity.spec.name)
             report.errors = [ImportIssue(file: "", record: 0, path: "$", message: error.message)]

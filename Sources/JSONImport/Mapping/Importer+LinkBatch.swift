@@ -20,7 +20,9 @@ extension Importer {
         defer { pending.removeAll() }
         var start = 0
         while start < pending.count {
-            let rows = min(Self.linkBatchSize, (pending.count - start) / 3)
+            // Full batches, then batches of eight, then single rows: three statements per table.
+            let left = (pending.count - start) / 3
+            let rows = left >= Self.linkBatchSize ? Self.linkBatchSize : (left >= 8 ? 8 : 1)
             let statement = try sql(linkInsert(link, rows: rows))
             for i in 0..<(rows * 3) { statement.bind(pending[start + i], at: Int32(i + 1)) }
             try write(statement)

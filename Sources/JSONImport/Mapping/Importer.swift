@@ -8,6 +8,8 @@ final class Importer {
     /// JSON path of the value being imported, within the current root record.
     var path: [PathComponent] = []
     var skippedLinks: [String: Int] = [:]
+    /// The row of each root record imported, in payload order (skipped records left out).
+    var rootRows: [Int64] = []
     private var skippedJournal: [String] = []
     /// Link-table rows waiting to be written, per link: flat (source, target, position) triples.
     var pendingLinks: [[Int64]]
@@ -75,7 +77,11 @@ final class Importer {
             existing = try select(entity, row: ownedRow, values: values)
         }
 
-        let newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
+        let changesBefore = connection.totalChanges
+        var newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
+        if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore {
+            existing = try refreshColumns(stale, entity, json, preset: preset, values: values, into: &newColumns)
+        }
         // A nested occurrence of the same key may have inserted the row meanwhile.
         if existing == nil, !key.isEmpty, let row = tracker.identity(entity.index, RowKey(key)) {
             existing = try select(entity, row: row, values: values)
@@ -92,6 +98,9 @@ final class Importer {
         if let existing {
             row = existing.row
             let columnsChanged = newColumns != existing.columns
+            if (existing.isChanged || columnsChanged) && tracker.needsOriginal(entity.index, row) {
+                tracker.keepOriginal(entity.index, row, try storedValues(entity, row: row))
+            }
             if existing.isChanged || columnsChanged || existing.isStub {
                 try update(entity, row: row, values: values, columns: newColumns)
             }
@@ -158,6 +167,21 @@ final class Importer {
         return columns
     }
 
+    /// The row as it is after the nested records of its own record were imported: they may have
+    /// changed its link columns (another row took its one ↔ one target; a nested occurrence of
+    /// the same key set a link). Columns the record gives no key for take the values now stored,
+    /// so the row's write does not put back what it read before.
+    private func refreshColumns(
+        _ stale: Existing, _ entity: EntityPlan, _ json: JSONValue, preset: Preset?, values: [Value?],
+        into columns: inout [Int64?]
+    ) throws(RecordError) -> Existing? {
+        guard let fresh = try select(entity, row: stale.row, values: values) else { return stale }
+        for (j, r) in entity.selfColumns.enumerated() where fresh.columns[j] != stale.columns[j] && preset?.column != j {
+            if case .missing = lookup(json, entity.relationships[r].path) { columns[j] = fresh.columns[j] }
+        }
+        return Existing(row: stale.row, columns: fresh.columns, isChanged: stale.isChanged, isStub: stale.isStub)
+    }
+
     /// Sets the links the record gives for relationships not stored in the row's own columns.
     private func importLinks(_ json: JSONValue, _ entity: EntityPlan, row: Int64, isNew: Bool) throws(RecordError) {
         for relationship in entity.relationships where relationship.columnName == nil {
@@ -178,29 +202,6 @@ final class Importer {
             return true
         }
         return false
-    }
-
-    // MARK: Repeated records
-
-    /// The row of a record this import already wrote with exactly these attribute values, for
-    /// entities whose rows hold nothing else that could have changed meanwhile (no link
-    /// columns): a tag shared by thousands of repositories is written once, not compared again.
-    private func repeatedRow(_ entity: EntityPlan, key: [Value], values: [Value?]) -> Int64? {
-        guard entity.skipsRepeats, let written = written[entity.index][RowKey(key)] else { return nil }
-        guard written.values.count == values.count else { return nil }
-        for (stored, value) in zip(written.values, values) {
-            switch (stored, value) {
-            case (nil, nil): continue
-            case (let stored?, let value?) where value.matches(stored): continue
-            default: return nil
-            }
-        }
-        return written.row
-    }
-
-    private func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
-        guard entity.skipsRepeats else { return }
-        written[entity.index][RowKey(key)] = (row, values.map { $0?.stored })
     }
 
     /// A row as found before writing: its id, link columns, and whether the present attributes
@@ -288,6 +289,27 @@ final class Importer {
         }
         statement.bind(row, at: index)
         try write(statement)
+    }
+
+    /// The attributes and link columns row `row` of `entity` holds now.
+    func storedValues(_ entity: EntityPlan, row: Int64) throws(RecordError) -> [StoredValue] {
+        let statement = try sql(entity.selectByRow)
+        statement.bind(row, at: 1)
+        guard try step(statement) else { return [] }
+        let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
+        statement.reset()
+        return values
+    }
+
+    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
+    /// `updated` means different from before the import).
+    func settleNetEffect() throws(RecordError) {
+        for entity in plan.entities {
+            for (row, original) in tracker.netEffectCandidates(of: entity.index)
+            where try storedValues(entity, row: row) == original {
+                tracker.markUnchanged(entity.index, row)
+            }
+        }
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

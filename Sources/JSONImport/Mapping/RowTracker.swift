@@ -4,10 +4,17 @@ struct RowTracker {
     enum Status: UInt8 { case unchanged, updated, inserted }
 
     /// Per entity, per touched row: the status in the low bits, `seenFlag` when the import
-    /// contained a record for the row (its `_seen_at` advances).
-    private var rows: [[Int64: UInt8]]
+    /// contained a record for the row (its `_seen_at` advances), `touchedFlag` always.
+    private var rows: [RowFlagMap]
     private static let statusMask: UInt8 = 0b11
     private static let seenFlag: UInt8 = 0b100
+    /// Set when a link set of the row changed (its own or a neighbour's write).
+    private static let linkFlag: UInt8 = 0b1000
+    /// Set on every touched row, so that an unchanged row's flags are never zero.
+    private static let touchedFlag: UInt8 = 0b1_0000
+    /// Per entity: the stored attributes and link columns of rows that existed before the
+    /// import, as they were when the import first changed them (for counting by net effect).
+    private var originals: [[Int64: [StoredValue]]]
     /// Rows created as stubs by this import.
     private(set) var stubs: [Set<Int64>]
     /// Rows deleted by this import that existed before it.
@@ -27,6 +34,7 @@ struct RowTracker {
         case stub(Int, Int64)
         case identity(Int, RowKey)
         case known(Int, Int64)
+        case original(Int, Int64)
     }
     private var undo: [Undo] = []
     private var isJournaling = false
@@ -34,12 +42,13 @@ struct RowTracker {
     init(keyIsRowID: [Bool]) {
         let count = keyIsRowID.count
         self.keyIsRowID = keyIsRowID
-        rows = Array(repeating: [:], count: count)
+        rows = Array(repeating: RowFlagMap(), count: count)
         stubs = Array(repeating: [], count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
         identities = Array(repeating: [:], count: count)
         knownRows = Array(repeating: [], count: count)
+        originals = Array(repeating: [:], count: count)
     }
 
     func status(_ entity: Int, _ row: Int64) -> Status? {
@@ -48,7 +57,7 @@ struct RowTracker {
 
     /// Every touched row of `entity` with its status.
     func statuses(of entity: Int) -> [(row: Int64, status: Status)] {
-        rows[entity].map { ($0.key, Status(rawValue: $0.value & Self.statusMask)!) }
+        rows[entity].compactMap { ($0, Status(rawValue: $1 & Self.statusMask)!) }
     }
 
     /// Rows of `entity` the import contained a record for and did not insert.
@@ -79,11 +88,43 @@ struct RowTracker {
     /// A link of an existing row changed: `updated` unless the row is new to this import.
     mutating func linkChanged(_ entity: Int, _ row: Int64) {
         touch(entity, row, .updated, seen: false)
+        update(entity, row) { ($0 ?? 0) | Self.linkFlag }
+    }
+
+    /// Keeps what an existing row held before the import's first change to it.
+    mutating func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
+        guard originals[entity][row] == nil else { return }
+        originals[entity][row] = values
+        if isJournaling { undo.append(.original(entity, row)) }
+    }
+
+    /// Whether the import needs the row's original values: it existed before and is not yet
+    /// changed by this import.
+    func needsOriginal(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = rows[entity][row] else { return true }
+        return flags & Self.statusMask == Status.unchanged.rawValue
+    }
+
+    /// Rows counted `updated` only for their attributes and link columns, with what they held
+    /// before the import: if they hold it again, the net effect is `unchanged`.
+    func netEffectCandidates(of entity: Int) -> [(row: Int64, original: [StoredValue])] {
+        originals[entity].compactMap { row, original in
+            guard let flags = rows[entity][row], flags & Self.linkFlag == 0,
+                flags & Self.statusMask == Status.updated.rawValue
+            else { return nil }
+            return (row, original)
+        }
+    }
+
+    /// Counts a row `unchanged` after all (its changes cancelled out).
+    mutating func markUnchanged(_ entity: Int, _ row: Int64) {
+        guard let flags = rows[entity][row] else { return }
+        rows[entity][row] = (flags & ~Self.statusMask) | Status.unchanged.rawValue
     }
 
     private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
         let old = rows[entity][row]
-        let new = change(old)
+        let new = change(old) | Self.touchedFlag
         guard new != old else { return }
         if isJournaling { undo.append(.row(entity, row, old)) }
         rows[entity][row] = new
@@ -104,7 +145,14 @@ struct RowTracker {
         return identities[entity][key]
     }
 
+    /// Entries an identity cache holds before it starts over (it is only a cache: a miss looks
+    /// the key up in the store), so memory stays bounded however large the import.
+    static let identityCacheLimit = 200_000
+
     mutating func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
+        // Starting over never loses anything a rolled-back record would need restored.
+        if knownRows[entity].count >= Self.identityCacheLimit { knownRows[entity].removeAll() }
+        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
         if keyIsRowID[entity] {
             if knownRows[entity].insert(row).inserted, isJournaling { undo.append(.known(entity, row)) }
         } else if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
@@ -160,6 +208,7 @@ struct RowTracker {
             case .stub(let e, let row): stubs[e].remove(row)
             case .identity(let e, let key): identities[e].removeValue(forKey: key)
             case .known(let e, let row): knownRows[e].remove(row)
+            case .original(let e, let row): originals[e].removeValue(forKey: row)
             }
         }
         undo.removeAll(keepingCapacity: true)

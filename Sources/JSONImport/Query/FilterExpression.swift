@@ -1,5 +1,5 @@
 /// A parsed filter expression (SPEC 4.3).
-indirect enum FilterExpression: Equatable {
+indirect enum FilterExpression: Equatable, Sendable {
     case or([FilterExpression])
     case and([FilterExpression])
     case not(FilterExpression)
@@ -31,10 +31,12 @@ indirect enum FilterExpression: Equatable {
 
 /// A malformed filter or a name the mappings do not have; a usage error (exit 2).
 public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the filter.
     public let message: String
     /// 1-based character column in the expression, when known.
     public let column: Int?
 
+    /// `invalid filter at column C: message`, or `invalid filter: message` without a column.
     public var description: String {
         column.map { "invalid filter at column \($0): \(message)" } ?? "invalid filter: \(message)"
     }

@@ -8,19 +8,34 @@
 /// let users = try mapper.records(query)
 /// ```
 public struct RecordQuery: Sendable, Hashable {
+    /// The entity whose records to read.
     public var entity: String
     /// Primary keys to select; a composite key as its values joined by commas in key order.
     public var ids: [String]
     /// A filter expression (SPEC 4.3).
     public var filter: String?
+    /// Sort keys, applied in order; the primary key (the row id for an owned entity) breaks ties.
     public var order: [Order]
+    /// The most records to return; all when `nil`.
     public var limit: Int?
+    /// How many records to skip before the first one returned; none when `nil`.
     public var offset: Int?
     /// Properties to include, in this order; all when `nil`.
     public var fields: [String]?
     /// Add `_createdAt`, `_updatedAt`, `_seenAt` and `_stub` after the other keys.
     public var includesMeta: Bool
 
+    /// Creates a query; by default it reads every record of `entity`, in primary-key order.
+    ///
+    /// - Parameters:
+    ///   - entity: the entity whose records to read.
+    ///   - ids: primary keys to select (composite keys joined by commas); empty selects all.
+    ///   - filter: a filter expression (SPEC 4.3); `nil` for none.
+    ///   - order: sort keys, applied in order before the primary key.
+    ///   - limit: the most records to return; `nil` for no limit.
+    ///   - offset: records to skip first; `nil` for none.
+    ///   - fields: properties to include, in this order; `nil` for all.
+    ///   - includesMeta: add the bookkeeping keys `_createdAt`, `_updatedAt`, `_seenAt`, `_stub`.
     public init(
         entity: String, ids: [String] = [], filter: String? = nil, order: [Order] = [], limit: Int? = nil,
         offset: Int? = nil, fields: [String]? = nil, includesMeta: Bool = false
@@ -37,9 +52,16 @@ public struct RecordQuery: Sendable, Hashable {
 
     /// One sort key.
     public struct Order: Sendable, Hashable {
+        /// The attribute to sort by.
         public var field: String
+        /// `true` sorts from largest to smallest.
         public var isDescending: Bool
 
+        /// Creates a sort key.
+        ///
+        /// - Parameters:
+        ///   - field: the attribute to sort by.
+        ///   - descending: sort from largest to smallest; `false` by default.
         public init(_ field: String, descending: Bool = false) {
             self.field = field
             self.isDescending = descending
@@ -50,10 +72,15 @@ public struct RecordQuery: Sendable, Hashable {
 /// A request the mappings cannot serve: an unknown entity or field, a malformed filter, a key
 /// that does not convert. The command line reports it as a usage error (exit 2).
 public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the request, ready to print.
     public let message: String
 
+    /// Creates an error.
+    ///
+    /// - Parameter message: what is wrong with the request.
     public init(_ message: String) { self.message = message }
 
+    /// The message (the same as ``message``).
     public var description: String { message }
 }
 
@@ -63,7 +90,7 @@ extension Mapper {
     /// - Throws: ``QueryError`` for names the mappings do not have, a malformed filter or a key
     ///   that does not convert; ``StoreError`` for store failures.
     public func records(_ query: RecordQuery) throws -> [RecordObject] {
-        try store.withLock { store in
+        try store.withReader { store in
             let entity = try store.entityPlan(query.entity)
             var selection = RecordReader.Selection()
             selection.ids = try query.ids.map { try store.key(of: entity, from: $0) }
@@ -90,7 +117,7 @@ extension Mapper {
             selection.offset = query.offset
             let reader = RecordReader(connection: store.connection, plan: store.plan)
             // One read transaction: the rows and their links come from one committed state.
-            return try store.connection.read {
+            return try store.connection.readTransaction {
                 let rows: [Int64]
                 do {
                     rows = try reader.rowIDs(entity, selection)
@@ -105,9 +132,9 @@ extension Mapper {
     /// Row counts per entity, stubs per entity and links per forward relationship (SPEC 4.1
     /// `stats`).
     public func statistics() throws -> StoreStatistics {
-        try store.withLock { store in
+        try store.withReader { store in
             // One read transaction: every count comes from the same committed state.
-            try store.connection.read { try Self.statistics(of: store) }
+            try store.connection.readTransaction { try Self.statistics(of: store) }
         }
     }
 
@@ -136,11 +163,23 @@ extension Mapper {
 
 /// What a store holds (SPEC 4.2 `stats --format json`).
 public struct StoreStatistics: Sendable, Hashable {
+    /// Row count per entity, stubs included, in declaration order.
     public var entities: [(name: String, rows: Int)] = []
+    /// Stub rows per entity, in declaration order (0 for owned entities).
     public var stubs: [(name: String, rows: Int)] = []
+    /// Stored links per forward relationship, named `Entity.relationship`, in declaration order.
     public var links: [(name: String, count: Int)] = []
 
+    /// Whether two statistics have the same JSON form.
+    ///
+    /// - Parameters:
+    ///   - a: statistics.
+    ///   - b: other statistics.
+    /// - Returns: `true` when their ``json`` texts are equal.
     public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
+    /// Hashes the JSON form, consistently with `==`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 
     /// `{"entities": {...}, "stubs": {...}, "links": {...}}`, every entity and forward

@@ -13,6 +13,8 @@ struct RecordReader {
         var offset: Int?
         var fields: [String]?
         var meta = false
+        /// Leave out stub rows (the Swift API reads records, and a stub is only a key).
+        var excludesStubs = false
     }
 
     /// The row ids matching `selection`, in order.
@@ -38,6 +40,7 @@ struct RecordReader {
             conditions.append("(" + Array(repeating: one, count: selection.ids.count).joined(separator: " OR ") + ")")
             parameters += selection.ids.flatMap { $0 }
         }
+        if selection.excludesStubs && !entity.spec.isOwned { conditions.append("r.\"_stub\" = 0") }
         var sql = "SELECT r.\(entity.rowID) FROM \(entity.table) r"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         var order = selection.order.map { "r.\(quote($0.field))\($0.descending ? " DESC" : "")" }

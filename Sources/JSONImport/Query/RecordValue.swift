@@ -1,14 +1,21 @@
 /// A value read back from the store, in its JSON form (SPEC 4.2): what queries return and what
 /// ``RecordValue/jsonText`` prints.
 public indirect enum RecordValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case int(Int64)
+    /// A binary floating-point number.
     case double(Double)
     /// A JSON number kept as its exact text (numbers inside `json` attributes).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([RecordValue])
+    /// An object, keys in order.
     case object(RecordObject)
 
     /// Minified JSON text.
@@ -24,8 +31,12 @@ public struct RecordObject: Sendable, Hashable, Sequence {
     public private(set) var keys: [String] = []
     public private(set) var values: [RecordValue] = []
 
+    /// Creates an empty object.
     public init() {}
 
+    /// Creates an object from key-value pairs, in their order.
+    ///
+    /// - Parameter pairs: keys and values; a repeated key keeps its first position and its last value.
     public init(_ pairs: [(String, RecordValue)]) {
         for (key, value) in pairs { self[key] = value }
     }
@@ -46,10 +57,14 @@ public struct RecordObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Returns an iterator over the key-value pairs, in key order.
+    ///
+    /// - Returns: an iterator of `(key, value)` pairs.
     public func makeIterator() -> Zip2Sequence<[String], [RecordValue]>.Iterator {
         zip(keys, values).makeIterator()
     }
 
+    /// The number of keys.
     public var count: Int { keys.count }
 }
 

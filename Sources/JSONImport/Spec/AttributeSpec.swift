@@ -2,10 +2,13 @@ import Foundation
 
 /// One attribute of an entity (SPEC 1.2).
 public struct AttributeSpec: Sendable, Hashable {
+    /// The property name; also the name of its column.
     public let name: String
+    /// The type values convert to and are stored as.
     public let type: AttributeType
     /// Where the value is read in a record.
     public let key: JSONKeyPath
+    /// `null` is a record error, and so is a missing key when a row is inserted without a default.
     public let isRequired: Bool
     /// Stored when a row is inserted and the key is missing; already converted to `type`.
     public let defaultValue: StoredValue?
@@ -13,14 +16,23 @@ public struct AttributeSpec: Sendable, Hashable {
     public let dateFormat: DateFormat
     /// Allowed values, converted to `type` (to its element type for `[T]`: each element must be one).
     public let allowedValues: [StoredValue]?
+    /// Inclusive lower bound on a number's value, a string's length in characters or an array's
+    /// count; `nil` for none.
     public let minimum: Double?
+    /// Inclusive upper bound on a number's value, a string's length in characters or an array's
+    /// count; `nil` for none.
     public let maximum: Double?
     /// Regular expression the whole string must match.
     public let pattern: String?
+    /// Transforms of text values, applied in order after conversion and before validation.
     public let transforms: [Transform]
+    /// The column has an index.
     public let isIndexed: Bool
+    /// The column has a unique index: a duplicate value is a record error.
     public let isUnique: Bool
+    /// `false` leaves the attribute out of `export`; never `false` on a primary-key attribute.
     public let isExported: Bool
+    /// Where the attribute's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
@@ -50,7 +62,24 @@ public struct AttributeSpec: Sendable, Hashable {
 
 /// The scalar types an attribute or an array element can have.
 public enum ScalarType: String, Sendable, Hashable, CaseIterable {
-    case string, int, double, bool, date, decimal, uuid, url, json
+    /// Text; a JSON number is taken as its source text, a Boolean as `"true"`/`"false"`.
+    case string
+    /// A 64-bit integer; out-of-range values are errors, never wrapped.
+    case int
+    /// A binary floating-point number.
+    case double
+    /// `true`/`false`, also `0`/`1` and their string forms; stored as 0/1.
+    case bool
+    /// An instant, read in the attribute's `format`; stored as seconds since 1970 UTC.
+    case date
+    /// An exact decimal number, kept as its text.
+    case decimal
+    /// A UUID, stored lowercase.
+    case uuid
+    /// An absolute URL.
+    case url
+    /// Any JSON subtree, kept as minified JSON text.
+    case json
 }
 
 /// An attribute's type: a scalar, or `[T]`, an array of a scalar type (SPEC 1.2).
@@ -58,14 +87,23 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
     case scalar(ScalarType)
     case array(ScalarType)
 
+    /// `string`: text.
     public static let string = AttributeType.scalar(.string)
+    /// `int`: a 64-bit integer.
     public static let int = AttributeType.scalar(.int)
+    /// `double`: a floating-point number.
     public static let double = AttributeType.scalar(.double)
+    /// `bool`: `true` or `false`, stored as 0 or 1.
     public static let bool = AttributeType.scalar(.bool)
+    /// `date`: an instant, stored as seconds since 1970 UTC.
     public static let date = AttributeType.scalar(.date)
+    /// `decimal`: a number kept as its exact text.
     public static let decimal = AttributeType.scalar(.decimal)
+    /// `uuid`: a UUID, stored in lowercase.
     public static let uuid = AttributeType.scalar(.uuid)
+    /// `url`: a URL, stored as text.
     public static let url = AttributeType.scalar(.url)
+    /// `json`: any JSON value, stored as minified JSON text.
     public static let json = AttributeType.scalar(.json)
 
     /// Parses `string`, `[int]`, … ; `nil` for anything else.
@@ -81,6 +119,7 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The type as written in the mappings: `int`, `[string]`.
     public var description: String {
         switch self {
         case .scalar(let t): return t.rawValue
@@ -109,6 +148,9 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// A fixed pattern such as `yyyy-MM-dd HH:mm:ss`, interpreted in UTC.
     case pattern(String)
 
+    /// Reads a `format` value: `iso8601`, `epoch` or `epochMillis`; any other text is a pattern.
+    ///
+    /// - Parameter text: the value of the attribute's `format` key.
     public init(parsing text: String) {
         switch text {
         case "iso8601": self = .iso8601
@@ -118,6 +160,7 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The format as written in the mappings: its name, or the pattern itself.
     public var description: String {
         switch self {
         case .iso8601: return "iso8601"
@@ -130,7 +173,14 @@ public enum DateFormat: Sendable, Hashable, CustomStringConvertible {
 
 /// A value transform applied after conversion and before validation.
 public enum Transform: String, Sendable, Hashable, CaseIterable {
-    case trim, lowercase, uppercase, emptyIsNull
+    /// Removes Unicode whitespace at both ends.
+    case trim
+    /// Lowercases the text.
+    case lowercase
+    /// Uppercases the text.
+    case uppercase
+    /// Turns an empty string into `null`.
+    case emptyIsNull
 }
 
 /// A value as stored in a column: what SQLite holds.
@@ -141,11 +191,16 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 /// numbers for `int`, `double` and `date` (seconds), `true`/`false` for `bool`, and strings
 /// otherwise (see `ValueConversion.jsonElement`).
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL `NULL`.
     case null
+    /// An SQLite integer.
     case integer(Int64)
+    /// An SQLite real.
     case real(Double)
+    /// SQLite text.
     case text(String)
 
+    /// The value for messages: `null`, a number as is, or text in double quotes.
     public var description: String {
         switch self {
         case .null: return "null"

@@ -11,6 +11,7 @@
 public struct MappingDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// A stable identifier of the kind of problem, for callers that handle some specially.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The stable name, such as `unknownKey`.
         public let rawValue: String
 
         /// Creates a code from its stable name.

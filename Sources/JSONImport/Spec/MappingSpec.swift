@@ -47,17 +47,25 @@ public struct MappingSpec: Sendable, Hashable {
 
 /// One entity of the mappings (SPEC 1.1).
 public struct EntitySpec: Sendable, Hashable {
+    /// The entity name, as declared in the mappings.
     public let name: String
     /// Storage table name.
     public let table: String
     /// Primary-key attribute names in key order; empty for an owned entity.
     public let primaryKey: [String]
+    /// Attributes in declaration order.
     public let attributes: [AttributeSpec]
+    /// Relationships, forward and back sides, in declaration order.
     public let relationships: [RelationshipSpec]
     /// Key path of the record list when imported as the root entity.
     public let root: JSONKeyPath?
+    /// What the clean-up pass does with its rows; `orphans` by default for an owned entity,
+    /// else `none`.
     public let cleanup: CleanupPolicy
+    /// The table keeps the `_created_at`, `_updated_at` and `_seen_at` columns; without them
+    /// rows are never evicted.
     public let hasTimestamps: Bool
+    /// Where the entity's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
@@ -79,10 +87,18 @@ public struct EntitySpec: Sendable, Hashable {
     /// `true` when the entity has no primary key and lives inside whatever links to it (SPEC 2.4).
     public var isOwned: Bool { primaryKey.isEmpty }
 
+    /// The attribute named `name`.
+    ///
+    /// - Parameter name: an attribute name.
+    /// - Returns: the attribute, or `nil` when the entity has none of that name.
     public func attribute(named name: String) -> AttributeSpec? {
         attributes.first { $0.name == name }
     }
 
+    /// The relationship (forward or back side) named `name`.
+    ///
+    /// - Parameter name: a relationship name.
+    /// - Returns: the relationship, or `nil` when the entity has none of that name.
     public func relationship(named name: String) -> RelationshipSpec? {
         relationships.first { $0.name == name }
     }
@@ -112,8 +128,12 @@ public enum CleanupPolicy: String, Sendable, Hashable {
 
 /// A dot-separated JSON key path, or literal segments.
 public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible {
+    /// The keys to follow from the record, outermost first; a segment may contain dots.
     public let segments: [String]
 
+    /// Creates a path from literal segments, taken as written (no splitting at dots).
+    ///
+    /// - Parameter segments: the keys to follow, outermost first.
     public init(segments: [String]) { self.segments = segments }
 
     /// Splits `path` at dots: `contact.email` → `["contact", "email"]`.
@@ -121,20 +141,31 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible {
         self.segments = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// The segments joined by dots: `contact.email`.
     public var description: String { segments.joined(separator: ".") }
 }
 
 /// Where something was written in a mapping file; line and column are 1-based.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The mapping file's path, as it was read.
     public let file: String
+    /// 1-based line.
     public let line: Int
+    /// 1-based column.
     public let column: Int
 
+    /// Creates a location.
+    ///
+    /// - Parameters:
+    ///   - file: the mapping file's path.
+    ///   - line: 1-based line.
+    ///   - column: 1-based column.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
+    /// `file:line:column`, as diagnostics print it.
     public var description: String { "\(file):\(line):\(column)" }
 }

@@ -1,18 +1,26 @@
 /// One relationship of an entity (SPEC 1.3), with its side resolved.
 public struct RelationshipSpec: Sendable, Hashable {
+    /// The property name.
     public let name: String
     /// Target entity name.
     public let target: String
+    /// Whether it links to one target row or to many.
     public let kind: Kind
+    /// Where the related objects or keys are read in a record.
     public let key: JSONKeyPath
+    /// How the JSON refers to targets: nested objects, primary-key values, or either (`auto`).
     public let by: Reference
     /// For a back side: the forward relationship on the target that this one reads.
     public let inverse: String?
+    /// For `many`: whether the payload's list replaces the links or is added to them.
     public let policy: Policy
+    /// What deleting the source row does to the linked rows; `nullify` by default.
     public let onDelete: DeleteRule
+    /// What a reference to a target row that does not exist does; `stub` by default.
     public let missing: MissingRule
     /// Index into ``MappingSpec/links`` of the link this relationship reads and writes.
     public let linkIndex: Int
+    /// Where the relationship's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
@@ -36,10 +44,20 @@ public struct RelationshipSpec: Sendable, Hashable {
     /// `true` for a forward relationship, which owns its link's storage.
     public var isForward: Bool { inverse == nil }
 
+    /// `one`: a single target row (an object, a key or `null`); `many`: a list of them.
     public enum Kind: String, Sendable, Hashable { case one, many }
+    /// How the JSON refers to targets: `object`, nested objects imported as records; `id`,
+    /// primary-key values (an array of values for a composite key); `auto`, an object is nested and
+    /// anything else is a key.
     public enum Reference: String, Sendable, Hashable { case object, id, auto }
+    /// For `many`: `replace` makes the payload's list the whole set of links; `append` adds links
+    /// and removes none.
     public enum Policy: String, Sendable, Hashable { case replace, append }
+    /// When the source row is deleted: `nullify` drops the links, `cascade` deletes the targets
+    /// too, `deny` refuses while links exist.
     public enum DeleteRule: String, Sendable, Hashable { case nullify, cascade, deny }
+    /// For a reference to a missing target row: `stub` inserts a row holding only its key and
+    /// defaults, `skip` drops the link and counts it in the report, `error` is a record error.
     public enum MissingRule: String, Sendable, Hashable { case stub, skip, error }
 }
 
@@ -55,6 +73,7 @@ public struct Link: Sendable, Hashable {
     public let target: String
     /// Name of the back side on the target, if one is declared.
     public let back: String?
+    /// Where the link is stored: a row-id column or a link table.
     public let storage: Storage
 
     package init(source: String, forward: String, target: String, back: String?, storage: Storage) {
@@ -65,6 +84,7 @@ public struct Link: Sendable, Hashable {
         self.storage = storage
     }
 
+    /// How a link is stored, decided when the mappings are loaded (SPEC 1.3).
     public enum Storage: Sendable, Hashable {
         /// A column holding a row id. `onSource`: the column sits on the source table and points
         /// at the target (forward `one`); otherwise it sits on the target table and points at the

@@ -1,10 +1,10 @@
 /// Finds the closest known word to a misspelled one, for "did you mean" hints.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance (case differences count as nothing
     /// when the whole word differs only in case), or `nil` when none is close enough: at most
     /// one edit per three characters (at least one), and fewer edits than the shorter word has
     /// characters, so that `y` does not suggest `x`.
-    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
@@ -17,13 +17,13 @@ enum Suggestion {
     }
 
     /// `" (did you mean 'x'?)"`, or an empty string when nothing is close.
-    static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, among candidates: some Sequence<String>) -> String {
         closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
     /// adjacent characters each cost one.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

@@ -5,14 +5,19 @@ import Foundation
 public struct MigrationPlan: Sendable, Hashable {
     /// One change, described for people.
     public struct Change: Sendable, Hashable, CustomStringConvertible {
+        /// What the change does, such as `add column User.email`.
         public let description: String
         /// `true` when applying it can lose stored data.
         public let losesData: Bool
     }
 
+    /// Every change between the store and the mappings; empty when they match.
     public let changes: [Change]
 
+    /// `true` when the store already matches the mappings.
     public var isEmpty: Bool { changes.isEmpty }
+    /// `true` when any change can lose stored data; such a plan is applied only when data loss
+    /// is allowed.
     public var losesData: Bool { changes.contains { $0.losesData } }
 
     /// Statements that apply it, in order.
@@ -21,10 +26,15 @@ public struct MigrationPlan: Sendable, Hashable {
 
 /// A migration that would lose data was refused.
 public struct MigrationRefused: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The plan that was refused; nothing of it was applied.
     public let plan: MigrationPlan
 
+    /// Creates the error for a refused plan.
+    ///
+    /// - Parameter plan: the plan, with at least one data-losing change.
     public init(plan: MigrationPlan) { self.plan = plan }
 
+    /// The data-losing changes, one per line, and the command that applies them.
     public var description: String {
         let lines = plan.changes.filter(\.losesData).map { "  - \($0.description)" }
         return "the mappings need changes to the store that would lose data:\n"

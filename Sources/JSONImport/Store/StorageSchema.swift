@@ -7,8 +7,12 @@
 /// for statement in schema.statements { print(statement + ";") }
 /// ```
 public struct StorageSchema: Sendable, Hashable {
+    /// The mappings the storage is derived from.
     public let spec: MappingSpec
 
+    /// Creates the storage description of a spec.
+    ///
+    /// - Parameter spec: validated mappings.
     public init(spec: MappingSpec) { self.spec = spec }
 
     /// Name of the table that records the schema a store was created from.
@@ -68,8 +72,11 @@ public struct StorageSchema: Sendable, Hashable {
 
     /// A table column as the DDL declares it.
     public struct Column: Sendable, Hashable {
+        /// The column name, unquoted.
         public let name: String
+        /// The SQLite type: `INTEGER`, `REAL` or `TEXT`.
         public let type: String
+        /// What follows the type in the DDL (`PRIMARY KEY`, `NOT NULL`, `REFERENCES …`); `nil` for none.
         public let constraint: String?
 
         var definition: String {

@@ -7,11 +7,15 @@ final class Store {
     let connection: SQLiteConnection
     let spec: MappingSpec
     let plan: ImportPlan
+    /// Validators, the write scope and the changes waiting for observers (Swift API).
+    var hooks = StoreHooks()
 
     /// Where a store lives and whether opening may create it.
     struct Location {
         let path: String
         let create: Bool
+        /// Open an existing store for reading only (no schema work).
+        var readOnly = false
     }
 
     /// Opens the store at `location` for `spec`: creates the storage in a new store, applies
@@ -21,10 +25,11 @@ final class Store {
         if !isMemory && !location.create && !FileManager.default.fileExists(atPath: location.path) {
             throw StoreError(.notFound, "store '\(location.path)' does not exist")
         }
-        self.connection = try SQLiteConnection(path: location.path, create: location.create, busyTimeout: busyTimeout)
+        self.connection = try SQLiteConnection(
+            path: location.path, create: location.create, busyTimeout: busyTimeout, readOnly: location.readOnly)
         self.spec = spec
         self.plan = ImportPlan(spec: spec)
-        try prepareSchema(allowDataLoss: allowDataLoss)
+        if !location.readOnly { try prepareSchema(allowDataLoss: allowDataLoss) }
     }
 
     private func prepareSchema(allowDataLoss: Bool) throws {
@@ -39,7 +44,7 @@ final class Store {
         let wanted = StoreSchemaState(StorageSchema(spec: spec))
         // Opening a store that matches the mappings only reads, so it never waits for a writer
         // (a reader opened during a long import would otherwise fail past the busy timeout).
-        if try connection.read({ try recordedState(connection) }) == wanted {
+        if try connection.readTransaction({ try recordedState(connection) }) == wanted {
             return MigrationPlan(changes: [], statements: [])
         }
         // A rebuilt table is dropped and created again: with foreign keys enforced, the drop would

@@ -1,3 +1,5 @@
+import JSONImport
+
 /// An error raised by the tool itself rather than by the library: most often a usage error.
 ///
 /// Library errors are thrown as they are and mapped to exit codes in ``ErrorReport``; this type

@@ -9,12 +9,14 @@ enum CommandTable {
     static let commands: [any Command.Type] = [
         ImportCommand.self,
         QueryCommand.self,
+        ExportCommand.self,
         StatsCommand.self,
         MigrateCommand.self,
         ValidateCommand.self,
         SchemaCommand.self,
         DeleteCommand.self,
         CleanCommand.self,
+        CodegenCommand.self,
     ]
 
     /// The command called `name`, or `nil`.

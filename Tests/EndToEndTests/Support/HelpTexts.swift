@@ -30,6 +30,8 @@ enum HelpTexts {
                                   record by its key.
           query                   Prints stored records of an entity, filtered, ordered
                                   and paged.
+          export                  Prints stored records of an entity shaped like the API
+                                  payload they came from.
           stats                   Counts rows per entity (stubs included), stubs, and
                                   links per relationship.
           migrate                 Shows the changes the store needs to match the
@@ -42,6 +44,8 @@ enum HelpTexts {
                                   rules and clean-up.
           clean                   Runs the clean-up pass, after evicting rows not seen
                                   for a while.
+          codegen                 Writes Swift value types for the mappings: one file
+                                  per entity.
           help [COMMAND]          Shows help for the tool or for a command.
 
         See 'jsonimport help COMMAND' for a command's arguments and options.
@@ -320,6 +324,79 @@ enum HelpTexts {
                                   JSON object. (values: text, json; default: text)
           --explain               Lists every deleted row with its key and the reason it
                                   was deleted.
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport export --help`.
+    static let export = """
+        OVERVIEW: Prints stored records of an entity shaped like the API payload they
+                  came from.
+
+        Attributes appear at their JSON keys, in their JSON form (dates in their
+        format); attributes declared 'export: false' are left out. Forward relationships
+        are nested as objects down to --depth levels and written as primary keys below
+        it; 'by: id' relationships and back sides are always keys, owned targets always
+        nested. Stubs appear only as keys.
+
+        With --format json the records are wrapped under the entity's 'root' key path,
+        so 'jsonimport import' reads the output back unchanged.
+
+        USAGE: jsonimport export [OPTIONS] ENTITY
+
+        ARGUMENTS:
+          ENTITY                  The entity to export.
+
+        OPTIONS:
+          --id VALUE ...          A primary key to select (a composite key as its values
+                                  joined by commas). (repeatable)
+          --where EXPR            A filter expression.
+          --depth N               Levels of relationships nested as objects. (default:
+                                  1)
+          --fields A,B,...        Write only these properties of the root records.
+          --except A,B,...        Write every property of the root records but these.
+          --format FORMAT         Output format. (values: json, jsonl; default: json)
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file; ':memory:' keeps the store in memory for
+                                  one command. (default: $JSONIMPORT_STORE, else
+                                  ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport codegen --help`.
+    static let codegen = """
+        OVERVIEW: Writes Swift value types for the mappings: one file per entity.
+
+        Each entity becomes a Codable, Sendable, Hashable struct that reads and writes
+        the entity's JSON as the API sends it and 'jsonimport export' writes it.
+        JSONSupport.swift holds what the files share. Comments in the YAML become doc
+        comments. The store is never opened.
+
+        USAGE: jsonimport codegen [OPTIONS]
+
+        OPTIONS:
+          --out DIR               Write the files into DIR. (default: standard output)
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

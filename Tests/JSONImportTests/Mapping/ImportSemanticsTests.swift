@@ -106,4 +106,13 @@ import Testing
             (error as? ImportError)?.code == .invalidJSON && "\(error)".hasPrefix("<data>:2:")
         }
     }
+
+    @Test func changesThatCancelOutWithinOneImportCountAsUnchanged() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1, "login": "ana"}"#, as: "User")
+        let report = try mapper.importJSON(#"[{"id": 1, "login": "bo"}, {"id": 1, "login": "ana"}]"#, as: "User")
+        #expect(report.counts(for: "User").list == [0, 0, 1, 0])
+        let changed = try mapper.importJSON(#"[{"id": 1, "login": "bo"}, {"id": 1, "login": "cy"}]"#, as: "User")
+        #expect(changed.counts(for: "User").list == [0, 1, 0, 0])
+    }
 }

@@ -58,6 +58,7 @@ extension Mapper {
     }
 
     /// Rows of `sql` against the store, for assertions.
+    @discardableResult
     func rows(_ sql: String) throws -> [[StoredValue]] {
         try store.withLock { try $0.connection.rows(sql) }
     }

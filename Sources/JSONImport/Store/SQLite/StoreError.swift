@@ -1,11 +1,19 @@
 /// An error from the store: it could not be opened, was busy past the timeout, is corrupt, or a
 /// statement failed. Carries the SQL that failed (bound values are never part of it).
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is.
     public let code: Code
+    /// What went wrong, without the SQL.
     public let message: String
     /// The statement that failed, if any.
     public let sql: String?
 
+    /// Creates a store error.
+    ///
+    /// - Parameters:
+    ///   - code: what kind of failure it is.
+    ///   - message: what went wrong.
+    ///   - sql: the statement that failed, without bound values; `nil` when none did.
     public init(_ code: Code, _ message: String, sql: String? = nil) {
         self.code = code
         self.message = message
@@ -14,7 +22,11 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Stable error codes; callers can `catch` a specific one.
     public struct Code: RawRepresentable, Sendable, Hashable {
+        /// The stable name, such as `busy`.
         public let rawValue: String
+        /// Creates a code from its stable name.
+        ///
+        /// - Parameter rawValue: the code's name.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The store file cannot be opened or created.
@@ -33,6 +45,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let sqlite = Code(rawValue: "sqlite")
     }
 
+    /// The message, followed by `(in: SQL)` when a statement failed.
     public var description: String {
         if let sql { return "\(message) (in: \(sql))" }
         return message

@@ -1,0 +1,56 @@
+/// Decodes a to-many relationship: an unkeyed container of its target rows, in link order.
+struct LinksDecoder: Decoder {
+    let context: DecodingContext
+    let target: EntityPlan
+    let rows: [Int64]
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw mismatch()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw mismatch() }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        LinksContainer(decoder: self)
+    }
+
+    private func mismatch() -> DecodingError {
+        DecodingError.typeMismatch([Any].self, .init(
+            codingPath: codingPath, debugDescription: "a to-many relationship decodes as an array (of \(target.spec.name) values or keys)"))
+    }
+}
+
+private struct LinksContainer: UnkeyedDecodingContainer {
+    let decoder: LinksDecoder
+    private(set) var currentIndex = 0
+
+    init(decoder: LinksDecoder) { self.decoder = decoder }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { decoder.rows.count }
+    var isAtEnd: Bool { currentIndex >= decoder.rows.count }
+
+    private mutating func next() throws -> RowDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "no more linked rows"))
+        }
+        defer { currentIndex += 1 }
+        return RowDecoder(
+            context: decoder.context, entity: decoder.target, row: decoder.rows[currentIndex],
+            codingPath: codingPath + [IndexKey(currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try RowDecoder.decode(type, from: next()) }
+
+    mutating func nestedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}

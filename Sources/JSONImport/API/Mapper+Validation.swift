@@ -1,0 +1,52 @@
+/// Validation hooks (SPEC 3): a closure per entity that can reject a record before it is
+/// stored.
+extension Mapper {
+    /// Sets the validator of `entity`, run for every record of it that an import (or a save)
+    /// is about to store, after its values are converted, transformed and checked against the
+    /// mapping, before anything of it is written.
+    ///
+    /// A validator rejects the record by throwing; the record error reads
+    /// `rejected by validation: ` followed by the error's description, and follows the error
+    /// policy like any other: under `abort` the whole import is rolled back, under `skip` the
+    /// root record holding it is left out and listed in the report. Nested records are
+    /// validated too, each by its own entity's validator.
+    ///
+    /// The closure sees only the record's attributes (``RecordFields``): the values the payload
+    /// holds, not what is already stored. It runs inside the import's transaction, on the
+    /// importing thread, and should not write through the mapper.
+    ///
+    /// ```swift
+    /// try mapper.setValidator(for: "User") { record in
+    ///     if try record.value("login", as: String.self) == "root" {
+    ///         throw ValidationError("the login 'root' is reserved")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - entity: the entity whose records to check.
+    ///   - validator: the check, or `nil` to remove it.
+    /// - Throws: ``QueryError`` for an unknown entity.
+    public func setValidator(for entity: String, _ validator: (@Sendable (RecordFields) throws -> Void)?) throws {
+        try store.withLock { store in
+            let plan = try store.entityPlan(entity)
+            store.hooks.validators[plan.index] = validator
+        }
+    }
+
+    /// Sets the validator of `type`'s entity; see ``setValidator(for:_:)`` (by entity name).
+    ///
+    /// ```swift
+    /// try mapper.setValidator(for: Repo.self) { record in
+    ///     guard try record.value("name", as: String.self)?.isEmpty != true else { throw ValidationError("empty name") }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: a Swift type stored as an entity.
+    ///   - validator: the check, or `nil` to remove it.
+    /// - Throws: ``QueryError`` for an unknown entity.
+    public func setValidator<T>(for type: T.Type, _ validator: (@Sendable (RecordFields) throws -> Void)?) throws {
+        try setValidator(for: entityName(of: type), validator)
+    }
+}

@@ -1,0 +1,121 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The store as a ``Mapper`` shares it between threads.
+///
+/// - Writes go through one writer connection behind a lock. The thread holding the lock may
+///   take it again, so the operations inside a ``Mapper/write(_:)`` block (and validators
+///   calling back into the mapper) join the block's transaction instead of deadlocking.
+/// - Reads on other threads use read-only connections of their own, each in a read
+///   transaction, so they run while a write is in progress and see the last committed state
+///   (SQLite's WAL). A private in-memory store has no second connection: its reads take the
+///   writer's lock.
+/// - When the outermost hold of the lock ends, the transactions it committed are handed to the
+///   observers, outside the lock, in commit order.
+final class SharedStore: @unchecked Sendable {
+    // Unchecked because `writer` is not Sendable: it is only used by the thread recorded in
+    // `owner`, which holds `lock`. A reader `Store` is only used by the thread that took it out
+    // of `idleReaders`.
+    private let writer: Store
+    private let lock = Mutex<Void>(())
+    private let owner = Atomic<UInt>(0)
+    private let readerPath: String?
+    private let busyTimeout: Double
+    private let idleReaders = Mutex<[ReaderConnection]>([])
+    private let deliveries = Mutex<DeliveryQueue>(DeliveryQueue())
+    let observers = ObserverRegistry()
+
+    /// Shares `writer`; `readers` is the file readers open (`nil` for an in-memory store).
+    init(_ writer: Store, readers: String?, busyTimeout: Double) {
+        self.writer = writer
+        self.readerPath = readers
+        self.busyTimeout = busyTimeout
+        writer.hooks.observers = observers
+    }
+
+    /// Runs `body` with the writer, holding the write lock (again, if this thread holds it).
+    func withLock<R>(_ body: (Store) throws -> R) throws -> R {
+        let me = Self.currentThread
+        // Only this thread can have stored its own id, so a relaxed load cannot be fooled.
+        if owner.load(ordering: .relaxed) == me { return try body(writer) }
+        var result: Result<R, any Error>?
+        lock.withLock { _ in
+            owner.store(me, ordering: .relaxed)
+            result = Result { try body(writer) }
+            owner.store(0, ordering: .relaxed)
+            let committed = writer.hooks.committed
+            writer.hooks.committed = []
+            if !committed.isEmpty { deliveries.withLock { $0.pending += committed } }
+        }
+        deliverPending()
+        return try result!.get()
+    }
+
+    /// `true` when this thread holds the write lock (inside a write block).
+    var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Runs `body` with a store that shows the last committed state, in one read transaction;
+    /// inside a write block it is the writer, so the block sees its own work.
+    func withReader<R>(_ body: (Store) throws -> R) throws -> R {
+        guard let readerPath, !isHeldByCurrentThread else { return try withLock(body) }
+        let reader = try idleReaders.withLock { $0.popLast() }
+            ?? ReaderConnection(
+                try Store(
+                    Store.Location(path: readerPath, create: false, readOnly: true), spec: writer.spec,
+                    busyTimeout: busyTimeout))
+        defer { idleReaders.withLock { $0.append(reader) } }
+        let connection = reader.store.connection
+        try connection.execute("BEGIN")
+        defer { if connection.isInTransaction { try? connection.execute("COMMIT") } }
+        return try body(reader.store)
+    }
+
+    /// Hands queued changes to the observers. One thread delivers at a time, in commit order; a
+    /// thread that finds a delivery running leaves its changes to that thread.
+    private func deliverPending() {
+        while true {
+            let batch: [StoreChanges]? = deliveries.withLock { queue in
+                guard !queue.isDelivering, !queue.pending.isEmpty else { return nil }
+                queue.isDelivering = true
+                defer { queue.pending = [] }
+                return queue.pending
+            }
+            guard let batch else { return }
+            let observers = self.observers.snapshot()
+            for changes in batch {
+                for observer in observers { observer.deliver(changes) }
+            }
+            deliveries.withLock { $0.isDelivering = false }
+        }
+    }
+
+    private struct DeliveryQueue {
+        var pending: [StoreChanges] = []
+        var isDelivering = false
+    }
+
+    /// An id of the calling thread, never 0.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+}
+
+/// A read-only store kept for reuse.
+private final class ReaderConnection: @unchecked Sendable {
+    // Unchecked because `Store` is not Sendable: a reader is only used by the one thread that
+    // took it out of `SharedStore.idleReaders`, the mutex that hands it out.
+    let store: Store
+
+    init(_ store: Store) { self.store = store }
+}

@@ -1,0 +1,54 @@
+/// Reading what an operation changed, by key, for change observers.
+extension Store {
+    /// What an operation did, by key, when observers want to know (else `nil`): the tracker's
+    /// inserted and updated rows, read while they still exist, and the deleted rows' keys.
+    func changeLog(_ tracker: RowTracker, deletions: [Deletion]) throws -> ChangeLog? {
+        guard hooks.collectsChanges else { return nil }
+        var log = ChangeLog()
+        for entity in plan.entities {
+            var inserted = Set<Int64>()
+            var changed: [Int64] = []
+            for (row, status) in tracker.statuses(of: entity.index) where status != .unchanged {
+                changed.append(row)
+                if status == .inserted { inserted.insert(row) }
+            }
+            for (row, key) in try keys(of: entity, rows: changed) {
+                log.record(inserted.contains(row) ? .inserted : .updated, entity: entity.index, key: key)
+            }
+        }
+        for deletion in deletions {
+            guard let entity = plan.entity(named: deletion.entity) else { continue }
+            log.record(.deleted, entity: entity.index, key: Self.keyValue(deletion.key, of: entity.spec))
+        }
+        return log
+    }
+
+    /// The keys of `rows`, in row order.
+    func keys(of entity: EntityPlan, rows: [Int64]) throws -> [(Int64, RecordValue)] {
+        guard !rows.isEmpty else { return [] }
+        let keys = entity.spec.keyAttributes
+        let columns = ([entity.rowID] + keys.map { quote($0.name) }).joined(separator: ", ")
+        var result: [(Int64, RecordValue)] = []
+        let chunkSize = 50_000
+        for start in stride(from: 0, to: rows.count, by: chunkSize) {
+            let ids = rows[start..<min(start + chunkSize, rows.count)].map(String.init).joined(separator: ",")
+            let found = try connection.rows(
+                "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))",
+                [.text("[\(ids)]")])
+            for values in found {
+                guard case .integer(let row) = values[0] else { continue }
+                result.append((row, Self.keyValue(Array(values.dropFirst()), of: entity.spec)))
+            }
+        }
+        return result.sorted { $0.0 < $1.0 }
+    }
+
+    /// A primary key in its JSON form: the value, an array for a composite key, `.null` for
+    /// an owned row.
+    static func keyValue(_ values: [StoredValue], of entity: EntitySpec) -> RecordValue {
+        let keys = entity.keyAttributes
+        guard !keys.isEmpty, keys.count == values.count else { return .null }
+        let converted = zip(values, keys).map { RecordReader.jsonValue($0, of: $1) }
+        return converted.count == 1 ? converted[0] : .array(converted)
+    }
+}

@@ -1,0 +1,36 @@
+/// Primary keys given as Swift values, in their stored form.
+extension Store {
+    /// The stored primary key of `entity` for a key given as a Swift value: a single value, or
+    /// an array of values in key order for a composite key.
+    func storedKey(of entity: EntityPlan, from value: PropertyValue) throws -> [StoredValue] {
+        guard !entity.spec.isOwned else { throw QueryError("\(entity.spec.name) has no primary key") }
+        let keys = entity.spec.keyAttributes
+        var parts = [value]
+        if keys.count > 1 {
+            guard case .array(let items) = value, items.count == keys.count else {
+                throw QueryError(
+                    "the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ", "))): give them as an array, got \(value.summary)")
+            }
+            parts = items
+        }
+        var values: [StoredValue] = []
+        for (part, attribute) in zip(parts, keys) {
+            guard case .scalar(let type) = attribute.type, let literal = part.literal,
+                case .success(let converted) = ValueConversion.convert(literal.literalValue, to: type, format: attribute.dateFormat),
+                converted != .null
+            else {
+                throw QueryError("\(part.summary) is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
+            }
+            values.append(ValueConversion.applying(attribute.transforms, to: converted))
+        }
+        return values
+    }
+
+    /// The stored primary key that a value of `entity` holds in its key properties; `nil` when
+    /// one is missing or does not convert.
+    func storedKey(of entity: EntityPlan, in value: PropertyValue) -> [StoredValue]? {
+        let parts = entity.spec.primaryKey.map { value[$0] ?? .null }
+        guard !parts.isEmpty else { return nil }
+        return try? storedKey(of: entity, from: parts.count == 1 ? parts[0] : .array(parts))
+    }
+}

@@ -1,0 +1,156 @@
+/// Writes the Swift file of one entity: the struct with its properties, its nested `Key` for a
+/// composite primary key, and a `Codable` extension that reads and writes the entity's JSON
+/// keys (see ``SwiftCodeGenerator``).
+struct EntityFileWriter {
+    let entity: EntitySpec
+    let types: SwiftTypeModel
+    let comments: YAMLComments
+    private var lines: [String] = []
+
+    init(entity: EntitySpec, types: SwiftTypeModel, comments: YAMLComments) {
+        self.entity = entity
+        self.types = types
+        self.comments = comments
+    }
+
+    /// The file's text after its header.
+    mutating func write() -> String {
+        let properties = makeProperties()
+        let name = SwiftName.type(entity.name)
+        lines = ["import Foundation", ""]
+        writeDocs(comments.comment(forLine: entity.location.line) + [""] + summary(), indent: "")
+        lines.append("struct \(name): Sendable, Hashable {")
+        for property in properties {
+            writeDocs(property.docs, indent: "    ")
+            lines.append("    var \(property.name): \(property.type)")
+        }
+        if entity.primaryKey.count > 1 { writeKeyStruct() }
+        lines.append("}")
+        lines.append("")
+        lines.append("extension \(name): Codable {")
+        let coding = CodingWriter(properties: properties)
+        lines += coding.decoder().map { $0.isEmpty ? "" : "    " + $0 }
+        lines.append("")
+        lines += coding.encoder().map { $0.isEmpty ? "" : "    " + $0 }
+        lines.append("}")
+        if entity.primaryKey.count > 1 { writeKeyCoding() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Properties
+
+    private func makeProperties() -> [Property] {
+        var properties: [Property] = []
+        for attribute in entity.attributes {
+            let base = types.type(of: attribute)
+            let defaultValue = attribute.isRequired && attribute.isExported
+                ? attribute.defaultValue.flatMap { SwiftName.literal($0, of: attribute.type) } : nil
+            let isOptional = !entity.primaryKey.contains(attribute.name) && defaultValue == nil
+            let value: Property.Value
+            switch attribute.type {
+            case .scalar(.date): value = .date(SwiftName.dateFormat(attribute.dateFormat), isArray: false)
+            case .array(.date): value = .date(SwiftName.dateFormat(attribute.dateFormat), isArray: true)
+            case .scalar(.uuid): value = .uuid(isArray: false)
+            case .array(.uuid): value = .uuid(isArray: true)
+            default: value = .plain
+            }
+            properties.append(Property(
+                name: SwiftName.property(attribute.name), baseType: base, isOptional: isOptional,
+                docs: comments.comment(forLine: attribute.location.line), path: attribute.key.segments,
+                value: value, defaultValue: defaultValue))
+        }
+        for relationship in entity.relationships {
+            guard let form = types.form(of: relationship, in: entity) else { continue }
+            let element = types.elementType(of: relationship, form: form)
+            let target = types.spec[entity: relationship.target]
+            let isUUID = form == .key && types.hasUUIDKey(target)
+            let isMany = relationship.kind == .many
+            properties.append(Property(
+                name: SwiftName.property(relationship.name), baseType: isMany ? "[\(element)]" : element,
+                isOptional: true, docs: comments.comment(forLine: relationship.location.line),
+                path: relationship.key.segments, value: isUUID ? .uuid(isArray: isMany) : .plain,
+                defaultValue: nil))
+        }
+        return properties
+    }
+
+    /// The generated part of the struct's documentation: entity, mapping file and key.
+    private func summary() -> [String] {
+        let file = entity.location.file.split(separator: "/").last.map(String.init) ?? entity.location.file
+        var text = "Entity `\(entity.name)` of `\(file)`"
+        switch entity.primaryKey.count {
+        case 0: text += ", owned by the records that link to it (no primary key)."
+        case 1: text += ", keyed by `\(entity.primaryKey[0])`."
+        default: text += ", keyed by `\(entity.primaryKey.joined(separator: "`, `"))` (see ``Key``)."
+        }
+        return [text]
+    }
+
+    private mutating func writeDocs(_ docs: [String], indent: String) {
+        var docs = docs
+        while docs.first == "" { docs.removeFirst() }
+        for line in docs { lines.append(indent + (line.isEmpty ? "///" : "/// " + line)) }
+    }
+
+    // MARK: Composite keys
+
+    private var keyAttributes: [(name: String, type: String, isUUID: Bool)] {
+        entity.keyAttributes.map { (SwiftName.property($0.name), types.type(of: $0), $0.type == .uuid) }
+    }
+
+    private mutating func writeKeyStruct() {
+        let names = keyAttributes.map(\.name)
+        if !entity.attributes.contains(where: { $0.name == "key" }) {
+            lines.append("")
+            lines.append("    /// The primary key, as references to this entity write it.")
+            let arguments = names.map { "\($0): \($0)" }.joined(separator: ", ")
+            lines.append("    var key: Key { Key(\(arguments)) }")
+        }
+        lines.append("")
+        lines.append("    /// The primary key of `\(entity.name)`, written in JSON as the array")
+        lines.append("    /// `[\(entity.primaryKey.joined(separator: ", "))]`.")
+        lines.append("    struct Key: Sendable, Hashable {")
+        for key in keyAttributes { lines.append("        var \(key.name): \(key.type)") }
+        lines.append("    }")
+    }
+
+    private mutating func writeKeyCoding() {
+        lines += ["", "extension \(SwiftName.type(entity.name)).Key: Codable {"]
+        lines.append("    init(from decoder: any Decoder) throws {")
+        lines.append("        var container = try decoder.unkeyedContainer()")
+        for key in keyAttributes {
+            lines.append("        \(key.name) = try container.decode(\(key.type).self)")
+        }
+        lines += ["    }", "", "    func encode(to encoder: any Encoder) throws {"]
+        lines.append("        var container = encoder.unkeyedContainer()")
+        for key in keyAttributes {
+            lines.append("        try container.encode(\(key.name)\(key.isUUID ? ".uuidString.lowercased()" : ""))")
+        }
+        lines += ["    }", "}"]
+    }
+}
+
+/// One stored property of a generated struct and how it is coded.
+struct Property {
+    let name: String
+    /// The type without the optional mark.
+    let baseType: String
+    let isOptional: Bool
+    let docs: [String]
+    /// The JSON key path.
+    let path: [String]
+    let value: Value
+    /// A Swift expression decoded when the key is missing (`required` with a `default`).
+    let defaultValue: String?
+
+    /// How the value is read and written beyond plain `Codable`.
+    enum Value {
+        case plain
+        /// A `JSONDateFormat` expression such as `.iso8601`.
+        case date(String, isArray: Bool)
+        /// Written lowercase, as the store keeps it.
+        case uuid(isArray: Bool)
+    }
+
+    var type: String { isOptional ? "\(baseType)?" : baseType }
+}
