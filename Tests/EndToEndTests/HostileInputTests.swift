@@ -85,7 +85,7 @@ struct HostileCase: Decodable, Sendable, CustomTestStringConvertible {
         func make(in directory: TemporaryDirectory) throws -> String {
             guard let file else { return parts.map { String(repeating: $0.text, count: $0.count) }.joined() }
             let path = directory.path(file)
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             for part in parts {

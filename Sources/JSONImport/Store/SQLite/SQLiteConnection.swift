@@ -1,4 +1,5 @@
 internal import CSQLite
+import Foundation
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -27,13 +28,29 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(db, Int32(min(busyTimeout * 1000, Double(Int32.max))))
         try execute("PRAGMA foreign_keys = ON")
         if path != ":memory:" && !readOnly {
-            try execute("PRAGMA journal_mode = WAL")
+            try enableWAL(waitingUpTo: busyTimeout)
             try execute("PRAGMA synchronous = NORMAL")
         }
         // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
         // rather than growing the cache past its 8 MB.
         try execute("PRAGMA cache_size = -8192")
         try execute("PRAGMA cache_spill = 500")
+    }
+
+    /// Switches to WAL. Switching takes an exclusive lock and SQLite's busy handler does not wait
+    /// for it, so processes opening a new store at the same moment retry here, up to the busy
+    /// timeout, instead of failing with "database is locked".
+    private func enableWAL(waitingUpTo timeout: Double) throws(StoreError) {
+        var waited = 0.0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                return
+            } catch where error.code == .busy && waited < timeout {
+                usleep(10_000)
+                waited += 0.01
+            }
+        }
     }
 
     /// Process-wide settings, applied before the first connection opens.
