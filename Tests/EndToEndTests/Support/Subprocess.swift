@@ -40,7 +40,9 @@ enum Subprocess {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()
+            // Foundation's Process.run walks /proc/self/fd while other threads open and close
+            // descriptors; starting one process at a time keeps parallel tests from crashing it.
+            try launchLock.withLock { try process.run() }
         } catch {
             throw SubprocessFailure("cannot start \(executable.path): \(error)")
         }
@@ -94,3 +96,6 @@ private final class PipeDrain: Sendable {
         return data.withLock { String(decoding: $0, as: UTF8.self) }
     }
 }
+
+/// Serializes `Process.run` across the test process (see `Subprocess.run`).
+private let launchLock = NSLock()
