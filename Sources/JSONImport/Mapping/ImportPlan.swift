@@ -86,14 +86,26 @@ final class EntityPlan {
     lazy var insertIfAbsent = CachedSQL(
         insert.text + " ON CONFLICT(\(spec.primaryKey.map(quote).joined(separator: ", "))) DO NOTHING")
 
-    /// `UPDATE` of every attribute (`iif(?present, ?value, column)`) and self column, clearing the
-    /// stub mark; the row id is the last parameter.
-    lazy var update: CachedSQL = {
-        var sets = attributeColumns.map { "\($0) = iif(?, ?, \($0))" }
-        sets += selfColumnNames.map { "\(quote($0)) = ?" }
-        if !spec.isOwned { sets.append("\"_stub\" = 0") }
-        return CachedSQL("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \(rowID) = ?")
-    }()
+    /// `UPDATE` statements by the columns they set (see `update(setting:)`), at most 64 kept.
+    private var updates: [[Bool]: CachedSQL] = [:]
+
+    /// `UPDATE` of the attributes and link columns marked in `shape` (attributes, then
+    /// `selfColumns`), clearing the stub mark; the row id is the last parameter. An update writes
+    /// only what changes hands: one that leaves key and link columns alone costs SQLite no
+    /// foreign-key checks and no statement journal.
+    func update(setting shape: [Bool]) -> CachedSQL {
+        if let cached = updates[shape] { return cached }
+        if updates.count >= 64 { updates.removeAll() }
+        var sets: [String] = []
+        for (i, column) in attributeColumns.enumerated() where shape[i] { sets.append("\(column) = ?") }
+        for (j, name) in selfColumnNames.enumerated() where shape[attributeColumns.count + j] {
+            sets.append("\(quote(name)) = ?")
+        }
+        sets.append(spec.isOwned ? "\(rowID) = \(rowID)" : "\"_stub\" = 0")
+        let cached = CachedSQL("UPDATE \(table) SET \(sets.joined(separator: ", ")) WHERE \(rowID) = ?")
+        updates[shape] = cached
+        return cached
+    }
 }
 
 /// One attribute, ready to read from JSON.

@@ -88,7 +88,6 @@ struct ImportRun {
             let outcome = try importer.importRecord(record.value, entity)
             if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
             if isSkipping {
-                try importer.flushAllLinks()
                 try store.connection.execute("RELEASE record")
                 importer.commitRecord()
             }
@@ -109,11 +108,9 @@ struct ImportRun {
         }
     }
 
-    /// Writes the link rows the importer still holds back, and settles the counts of rows whose
-    /// changes cancelled out.
+    /// Settles the counts of rows whose changes cancelled out.
     private func finishRecords(_ importer: Importer) throws {
         do {
-            try importer.flushAllLinks()
             try importer.settleNetEffect()
         } catch {
             var report = ImportReport(entity: entity.spec.name)

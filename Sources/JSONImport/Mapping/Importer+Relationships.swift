@@ -171,7 +171,7 @@ extension Importer {
         switch relationship.storage {
         case .selfColumn: return []
         case .otherColumn: break
-        case .linkTable: try flushLinks(relationship.spec.linkIndex)
+        case .linkTable: break
         }
         let statement = try sql(relationship.sql.current)
         statement.bind(row, at: 1)
@@ -213,21 +213,14 @@ extension Importer {
                 if let previous, previous != row { tracker.linkChanged(entity.index, previous) }
             }
         case .linkTable(_, true):
-            let link = relationship.spec.linkIndex
             if isAppend {
-                try flushLinks(link)
                 let start = try value(sql.nextPosition, row) ?? 0
-                for (i, target) in added.enumerated() { try bufferLink(link, row, target, start + Int64(i)) }
+                for (i, target) in added.enumerated() { try run(sql.insertLink, row, target, start + Int64(i)) }
             } else {
-                if !current.isEmpty {
-                    try flushLinks(link)
-                    try run(sql.deleteLinksOfSource, row)
-                }
-                for (i, target) in targets.enumerated() { try bufferLink(link, row, target, Int64(i)) }
+                if !current.isEmpty { try run(sql.deleteLinksOfSource, row) }
+                for (i, target) in targets.enumerated() { try run(sql.insertLink, row, target, Int64(i)) }
             }
         case .linkTable(_, false):
-            let link = relationship.spec.linkIndex
-            try flushLinks(link)
             for source in removed { try run(sql.deleteLink, source, row) }
             for source in added {
                 let position = try value(sql.nextPosition, source) ?? 0

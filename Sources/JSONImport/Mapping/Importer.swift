@@ -11,10 +11,6 @@ final class Importer {
     /// The row of each root record imported, in payload order (skipped records left out).
     var rootRows: [Int64] = []
     private var skippedJournal: [String] = []
-    /// Link-table rows waiting to be written, per link: flat (source, target, position) triples.
-    var pendingLinks: [[Int64]]
-    /// Multi-row link inserts, per link, by row count.
-    var linkInserts: [[Int: CachedSQL]]
     /// Per entity: above zero while recent records were new rows, so inserting first pays.
     var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
@@ -27,8 +23,6 @@ final class Importer {
         self.plan = plan
         self.now = now
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
-        self.pendingLinks = Array(repeating: [], count: plan.spec.links.count)
-        self.linkInserts = Array(repeating: [:], count: plan.spec.links.count)
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
         self.written = Array(repeating: [:], count: plan.entities.count)
     }
@@ -102,7 +96,7 @@ final class Importer {
                 tracker.keepOriginal(entity.index, row, try storedValues(entity, row: row))
             }
             if existing.isChanged || columnsChanged || existing.isStub {
-                try update(entity, row: row, values: values, columns: newColumns)
+                try update(entity, row: row, values: values, columns: newColumns, stored: existing.columns)
             }
             tracker.touch(entity.index, row, existing.isChanged || columnsChanged ? .updated : .unchanged, seen: true)
             if existing.isStub { tracker.clearStub(entity.index, row) }
@@ -275,15 +269,20 @@ final class Importer {
         return row
     }
 
-    private func update(_ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?]) throws(RecordError) {
-        let statement = try sql(entity.update)
+    /// Writes the attributes the record gives (its key aside) and the link columns that changed.
+    private func update(
+        _ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], stored: [Int64?]
+    ) throws(RecordError) {
+        var shape = [Bool](repeating: false, count: values.count + columns.count)
+        for (i, value) in values.enumerated() where value != nil && !entity.keySlots.contains(i) { shape[i] = true }
+        for (j, column) in columns.enumerated() where column != stored[j] { shape[values.count + j] = true }
+        let statement = try sql(entity.update(setting: shape))
         var index: Int32 = 1
-        for value in values {
-            statement.bind(Int64(value == nil ? 0 : 1), at: index)
-            statement.bind(value ?? Value.null, at: index + 1)
-            index += 2
+        for (i, value) in values.enumerated() where shape[i] {
+            statement.bind(value!, at: index)
+            index += 1
         }
-        for column in columns {
+        for (j, column) in columns.enumerated() where shape[values.count + j] {
             if let column { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
             index += 1
         }
@@ -366,7 +365,6 @@ final class Importer {
 
     func rollBackRecord() {
         tracker.rollBackRecord()
-        discardPendingLinks()
         for entity in written.indices { written[entity].removeAll() }
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
