@@ -8,7 +8,8 @@ extension Store {
         for entity in plan.entities {
             var inserted = Set<Int64>()
             var changed: [Int64] = []
-            for (row, status) in tracker.statuses(of: entity.index) where status != .unchanged {
+            tracker.forEachRow(of: entity.index) { row, status, _ in
+                guard status != .unchanged else { return }
                 changed.append(row)
                 if status == .inserted { inserted.insert(row) }
             }

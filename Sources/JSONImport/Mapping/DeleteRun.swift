@@ -67,8 +67,9 @@ struct DeleteRun {
     /// `_updated_at` of the rows whose links the deletion changed.
     private func writeUpdatedAt(_ tracker: RowTracker) throws(StoreError) {
         for entity in store.plan.entities where entity.spec.hasTimestamps {
-            let updated = tracker.statuses(of: entity.index).compactMap { $0.status == .updated ? $0.row : nil }
-            try store.connection.setColumn("_updated_at", of: entity, rows: updated, to: .real(now))
+            try tracker.rows(of: entity.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
+                try store.connection.setColumn("_updated_at", of: entity, rows: rows, to: .real(now))
+            }
         }
     }
 }

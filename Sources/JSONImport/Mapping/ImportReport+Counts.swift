@@ -4,7 +4,7 @@ extension ImportReport {
     mutating func addCounts(from tracker: RowTracker, plan: ImportPlan) {
         for entity in plan.entities {
             var counts = Counts()
-            for (_, status) in tracker.statuses(of: entity.index) {
+            tracker.forEachRow(of: entity.index) { _, status, _ in
                 switch status {
                 case .inserted: counts.inserted += 1
                 case .updated: counts.updated += 1

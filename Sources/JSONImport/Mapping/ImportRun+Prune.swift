@@ -30,7 +30,9 @@ extension ImportRun {
         let keep = quote("_prune_keep")
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(keep) (id INTEGER PRIMARY KEY); DELETE FROM \(keep)")
         let tracker = importer.tracker
-        try connection.insert(rowIDs: tracker.rows(of: entity.index) { status, seen in seen || status == .inserted }, into: keep)
+        try tracker.rows(of: entity.index, where: { status, seen in seen || status == .inserted }) { (rows) throws(StoreError) in
+            try connection.insert(rowIDs: rows, into: keep)
+        }
         for key in skippedKeys where !entity.spec.isOwned {
             try connection.run("INSERT OR IGNORE INTO \(keep) " + entity.lookup.text, key)
         }

@@ -123,10 +123,14 @@ struct ImportRun {
     /// contained: one set-based statement per entity and kind.
     private func writeBookkeeping(_ importer: Importer) throws {
         for plan in store.plan.entities where plan.spec.hasTimestamps {
-            let updated = importer.tracker.statuses(of: plan.index).compactMap { $0.status == .updated ? $0.row : nil }
             let connection = store.connection
-            try connection.setColumn("_updated_at", of: plan, rows: updated, to: .real(importer.now))
-            try connection.setColumn("_seen_at", of: plan, rows: importer.tracker.seenExisting(of: plan.index), to: .real(importer.now))
+            let now = StoredValue.real(importer.now)
+            try importer.tracker.rows(of: plan.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
+                try connection.setColumn("_updated_at", of: plan, rows: rows, to: now)
+            }
+            try importer.tracker.rows(of: plan.index, where: { status, seen in seen && status != .inserted }) { (rows) throws(StoreError) in
+                try connection.setColumn("_seen_at", of: plan, rows: rows, to: now)
+            }
         }
     }
 

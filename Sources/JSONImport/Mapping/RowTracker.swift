@@ -55,21 +55,30 @@ struct RowTracker {
         rows[entity][row].flatMap { Status(rawValue: $0 & Self.statusMask) }
     }
 
-    /// Every touched row of `entity` with its status.
-    func statuses(of entity: Int) -> [(row: Int64, status: Status)] {
-        rows[entity].compactMap { ($0, Status(rawValue: $1 & Self.statusMask)!) }
-    }
-
-    /// Rows of `entity` the import contained a record for and did not insert.
-    func seenExisting(of entity: Int) -> [Int64] {
-        rows(of: entity) { status, seen in seen && status != .inserted }
-    }
-
-    /// Touched rows of `entity` whose status and seen mark satisfy `predicate`.
-    func rows(of entity: Int, where predicate: (Status, _ seen: Bool) -> Bool) -> [Int64] {
-        rows[entity].compactMap { row, flags in
-            predicate(Status(rawValue: flags & Self.statusMask)!, flags & Self.seenFlag != 0) ? row : nil
+    /// Calls `body` with every touched row of `entity`, its status, and whether the import
+    /// contained a record for it.
+    func forEachRow<E: Error>(of entity: Int, _ body: (Int64, Status, _ seen: Bool) throws(E) -> Void) throws(E) {
+        try rows[entity].forEach { (row, flags) throws(E) in
+            try body(row, Status(rawValue: flags & Self.statusMask)!, flags & Self.seenFlag != 0)
         }
+    }
+
+    /// Touched rows of `entity` whose status and seen mark satisfy `predicate`, handed to `body`
+    /// a chunk at a time, so memory stays flat however many rows an import touched.
+    func rows<E: Error>(
+        of entity: Int, where predicate: (Status, _ seen: Bool) -> Bool, _ body: ([Int64]) throws(E) -> Void
+    ) throws(E) {
+        let chunkSize = 50_000
+        var chunk: [Int64] = []
+        try forEachRow(of: entity) { (row, status, seen) throws(E) in
+            guard predicate(status, seen) else { return }
+            chunk.append(row)
+            if chunk.count == chunkSize {
+                try body(chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        if !chunk.isEmpty { try body(chunk) }
     }
 
     /// Records that the import contained a record for a row, and what it did to it.
