@@ -12,9 +12,9 @@ final class EntityPlan {
     let keySlots: [Int]
     let attributes: [AttributePlan]
     /// Relationships in declaration order; `selfColumnRelationships` index into it.
-    var relationships: [RelationshipPlan] = []
+    @exclusivity(unchecked) var relationships: [RelationshipPlan] = []
     /// Relationships stored in a column of this table, in column order.
-    var selfColumns: [Int] = []
+    @exclusivity(unchecked) var selfColumns: [Int] = []
 
     /// Keyed, with no link column that points at an owned row (which a record updates in place)
     /// or that is unique (one ↔ one: other rows release the target first): such rows need not
@@ -87,7 +87,7 @@ final class EntityPlan {
         insert.text + " ON CONFLICT(\(spec.primaryKey.map(quote).joined(separator: ", "))) DO NOTHING")
 
     /// `UPDATE` statements by the columns they set (see `update(setting:)`), at most 64 kept.
-    private var updates: [[Bool]: CachedSQL] = [:]
+    @exclusivity(unchecked) private var updates: [[Bool]: CachedSQL] = [:]
 
     /// `UPDATE` of the attributes and link columns marked in `shape` (attributes, then
     /// `selfColumns`), clearing the stub mark; the row id is the last parameter. An update writes
@@ -217,7 +217,7 @@ struct LinkSQL {
 /// loop never looks statements up by their text.
 final class CachedSQL {
     let text: String
-    var statement: SQLiteStatement?
+    @exclusivity(unchecked) var statement: SQLiteStatement?
 
     init(_ text: String) { self.text = text }
 }

@@ -1,20 +1,22 @@
 /// Imports records into the store for one import (one transaction): identity, attributes,
 /// relationships, counting. Every statement is prepared once and cached by the connection.
+/// Hot stored properties opt out of run-time exclusivity checks: an importer is used by one
+/// thread at a time and never hands out overlapping accesses to its own state.
 final class Importer {
     let connection: SQLiteConnection
     let plan: ImportPlan
     let now: Double
-    var tracker: RowTracker
+    @exclusivity(unchecked) var tracker: RowTracker
     /// JSON path of the value being imported, within the current root record.
-    var path: [PathComponent] = []
-    var skippedLinks: [String: Int] = [:]
+    @exclusivity(unchecked) var path: [PathComponent] = []
+    @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
-    var rootRows: [Int64] = []
-    private var skippedJournal: [String] = []
+    @exclusivity(unchecked) var rootRows: [Int64] = []
+    @exclusivity(unchecked) private var skippedJournal: [String] = []
     /// Per entity: above zero while recent records were new rows, so inserting first pays.
-    var insertFirstScore: [Int]
+    @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
-    var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
+    @exclusivity(unchecked) var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
