@@ -15,7 +15,8 @@ extension ImportReport {
             let name = entity.spec.name
             if counts != Counts() { changes.append((name, counts)) }
             if tracker.orphansRemoved[entity.index] > 0 { orphansRemoved.append((name, tracker.orphansRemoved[entity.index])) }
-            if !tracker.stubs[entity.index].isEmpty { stubs.append((name, tracker.stubs[entity.index].count)) }
+            let stubCount = tracker.stubCount(of: entity.index)
+            if stubCount > 0 { stubs.append((name, stubCount)) }
         }
     }
 }

@@ -3,27 +3,29 @@
 struct RowTracker {
     enum Status: UInt8 { case unchanged, updated, inserted }
 
-    /// Per entity, per touched row: the status in the low bits, `seenFlag` when the import
-    /// contained a record for the row (its `_seen_at` advances), `touchedFlag` always.
+    /// Per entity, per row: the status in the low bits, `seenFlag` when the import contained a
+    /// record for the row (its `_seen_at` advances), `touchedFlag` on every touched row, and the
+    /// stub and known marks (which alone do not make a row touched).
     private var rows: [RowFlagMap]
     private static let statusMask: UInt8 = 0b11
     private static let seenFlag: UInt8 = 0b100
     /// Set when a link set of the row changed (its own or a neighbour's write).
     private static let linkFlag: UInt8 = 0b1000
-    /// Set on every touched row, so that an unchanged row's flags are never zero.
     private static let touchedFlag: UInt8 = 0b1_0000
+    /// Set on rows created as stubs by this import (cleared when a record fills them).
+    private static let stubFlag: UInt8 = 0b10_0000
+    /// Set on rows known to exist now, for entities whose key is the row id: the identity cache
+    /// of those entities costs no memory beyond these flags.
+    private static let knownFlag: UInt8 = 0b100_0000
     /// Per entity: the stored attributes and link columns of rows that existed before the
     /// import, as they were when the import first changed them (for counting by net effect).
     private var originals: [[Int64: [StoredValue]]]
-    /// Rows created as stubs by this import.
-    private(set) var stubs: [Set<Int64>]
     /// Rows deleted by this import that existed before it.
     private(set) var deleted: [Int]
     private(set) var orphansRemoved: [Int]
     /// Identity cache: primary key → row id, for rows known to exist now. Entities whose key is
-    /// the row id itself only need to know which ids exist (`knownRows`).
+    /// the row id itself only need to know which ids exist (`knownFlag`).
     private var identities: [[RowKey: Int64]]
-    private var knownRows: [Set<Int64>]
     private let keyIsRowID: [Bool]
     /// Set when a link to an entity with `cleanup: orphans` was removed, or such a row was
     /// inserted without a link: only then can the clean-up pass find anything.
@@ -31,9 +33,7 @@ struct RowTracker {
 
     private enum Undo {
         case row(Int, Int64, UInt8?)
-        case stub(Int, Int64)
         case identity(Int, RowKey)
-        case known(Int, Int64)
         case original(Int, Int64)
     }
     private var undo: [Undo] = []
@@ -43,22 +43,17 @@ struct RowTracker {
         let count = keyIsRowID.count
         self.keyIsRowID = keyIsRowID
         rows = Array(repeating: RowFlagMap(), count: count)
-        stubs = Array(repeating: [], count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
         identities = Array(repeating: [:], count: count)
-        knownRows = Array(repeating: [], count: count)
         originals = Array(repeating: [:], count: count)
-    }
-
-    func status(_ entity: Int, _ row: Int64) -> Status? {
-        rows[entity][row].flatMap { Status(rawValue: $0 & Self.statusMask) }
     }
 
     /// Calls `body` with every touched row of `entity`, its status, and whether the import
     /// contained a record for it.
     func forEachRow<E: Error>(of entity: Int, _ body: (Int64, Status, _ seen: Bool) throws(E) -> Void) throws(E) {
         try rows[entity].forEach { (row, flags) throws(E) in
+            guard flags & Self.touchedFlag != 0 else { return }
             try body(row, Status(rawValue: flags & Self.statusMask)!, flags & Self.seenFlag != 0)
         }
     }
@@ -85,7 +80,7 @@ struct RowTracker {
     mutating func touch(_ entity: Int, _ row: Int64, _ status: Status, seen: Bool) {
         update(entity, row) { old in
             let oldStatus = (old ?? 0) & Self.statusMask
-            return max(oldStatus, status.rawValue) | ((old ?? 0) & Self.seenFlag) | (seen ? Self.seenFlag : 0)
+            return ((old ?? 0) & ~Self.statusMask) | max(oldStatus, status.rawValue) | (seen ? Self.seenFlag : 0)
         }
     }
 
@@ -133,23 +128,35 @@ struct RowTracker {
 
     private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
         let old = rows[entity][row]
-        let new = change(old) | Self.touchedFlag
-        guard new != old else { return }
+        set(entity, row, from: old, to: change(old) | Self.touchedFlag)
+    }
+
+    /// Sets or clears `flag` on a row without touching it.
+    private mutating func mark(_ entity: Int, _ row: Int64, _ flag: UInt8, _ on: Bool) {
+        let old = rows[entity][row]
+        set(entity, row, from: old, to: on ? (old ?? 0) | flag : (old ?? 0) & ~flag)
+    }
+
+    private mutating func set(_ entity: Int, _ row: Int64, from old: UInt8?, to new: UInt8) {
+        guard new != old ?? 0 else { return }
         if isJournaling { undo.append(.row(entity, row, old)) }
         rows[entity][row] = new
     }
 
-    mutating func markStub(_ entity: Int, _ row: Int64) {
-        if stubs[entity].insert(row).inserted, isJournaling { undo.append(.stub(entity, row)) }
-    }
+    mutating func markStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, true) }
 
-    mutating func clearStub(_ entity: Int, _ row: Int64) {
-        stubs[entity].remove(row)
+    mutating func clearStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, false) }
+
+    /// How many rows this import created as stubs that are stubs still.
+    func stubCount(of entity: Int) -> Int {
+        var count = 0
+        rows[entity].forEach { _, flags in if flags & Self.stubFlag != 0 { count += 1 } }
+        return count
     }
 
     func identity(_ entity: Int, _ key: RowKey) -> Int64? {
         if keyIsRowID[entity], case .integer(let row) = key {
-            return knownRows[entity].contains(row) ? row : nil
+            return (rows[entity][row] ?? 0) & Self.knownFlag != 0 ? row : nil
         }
         return identities[entity][key]
     }
@@ -159,12 +166,13 @@ struct RowTracker {
     static let identityCacheLimit = 200_000
 
     mutating func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
-        // Starting over never loses anything a rolled-back record would need restored.
-        if knownRows[entity].count >= Self.identityCacheLimit { knownRows[entity].removeAll() }
-        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
         if keyIsRowID[entity] {
-            if knownRows[entity].insert(row).inserted, isJournaling { undo.append(.known(entity, row)) }
-        } else if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
+            mark(entity, row, Self.knownFlag, true)
+            return
+        }
+        // Starting over never loses anything a rolled-back record would need restored.
+        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
+        if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
             undo.append(.identity(entity, key))
         }
     }
@@ -181,8 +189,6 @@ struct RowTracker {
         for row in removedRows {
             let old = rows[entity].removeValue(forKey: row)
             let existed = old.map({ $0 & Self.statusMask }) != Status.inserted.rawValue
-            stubs[entity].remove(row)
-            knownRows[entity].remove(row)
             if existed {
                 deleted[entity] += 1
                 if asOrphans { orphansRemoved[entity] += 1 }
@@ -214,9 +220,7 @@ struct RowTracker {
         for entry in undo.reversed() {
             switch entry {
             case .row(let e, let row, let old): rows[e][row] = old
-            case .stub(let e, let row): stubs[e].remove(row)
             case .identity(let e, let key): identities[e].removeValue(forKey: key)
-            case .known(let e, let row): knownRows[e].remove(row)
             case .original(let e, let row): originals[e].removeValue(forKey: row)
             }
         }
