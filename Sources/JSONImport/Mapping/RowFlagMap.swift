@@ -49,9 +49,9 @@ struct RowFlagMap {
         return old
     }
 
-    /// Calls `body` with every row that has flags (in no particular order), allocating nothing.
+    /// Calls `body` with every row that has flags, in ascending order.
     func forEach<E: Error>(_ body: (Int64, UInt8) throws(E) -> Void) throws(E) {
-        for (page, offset) in offsets {
+        for (page, offset) in offsets.sorted(by: { $0.key < $1.key }) {
             for slot in 0..<Self.pageSize where bytes[offset + slot] != 0 {
                 try body(page << Self.pageBits | Int64(slot), bytes[offset + slot])
             }

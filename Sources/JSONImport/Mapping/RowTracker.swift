@@ -58,8 +58,9 @@ struct RowTracker {
         }
     }
 
-    /// Touched rows of `entity` whose status and seen mark satisfy `predicate`, handed to `body`
-    /// a chunk at a time, so memory stays flat however many rows an import touched.
+    /// Touched rows of `entity` whose status and seen mark satisfy `predicate`, in ascending
+    /// order, handed to `body` a chunk at a time, so memory stays flat however many rows an
+    /// import touched.
     func rows<E: Error>(
         of entity: Int, where predicate: (Status, _ seen: Bool) -> Bool, _ body: ([Int64]) throws(E) -> Void
     ) throws(E) {
