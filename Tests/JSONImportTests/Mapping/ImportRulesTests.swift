@@ -653,6 +653,20 @@ private let rulesYAML = """
         #expect(third[0] == first[0] && third[1] != first[1])
     }
 
+    @Test func seenAtAdvancesOnExactlyTheRowsAnImportContained() throws {
+        let mapper = try makeMapper()
+        let users = (1...100).map { #"{"id": \#($0), "login": "u\#($0)"}"# }
+        try mapper.importJSON("[\(users.joined(separator: ","))]", as: "User")
+        try mapper.rows(#"UPDATE "User" SET _seen_at = 0"#)
+        // A run of 40 consecutive rows (set by range), and scattered ones (set by list).
+        let seen = Array(11...50) + [3, 60, 62, 64, 99]
+        let again = seen.map { #"{"id": \#($0), "login": "u\#($0)"}"# }
+        let report = try mapper.importJSON("[\(again.joined(separator: ","))]", as: "User")
+        #expect(report.counts(for: "User").list == [0, 0, seen.count, 0])
+        let advanced = try mapper.rows(#"SELECT id FROM "User" WHERE _seen_at > 0 ORDER BY id"#)
+        #expect(advanced == seen.sorted().map { [StoredValue.integer(Int64($0))] })
+    }
+
     @Test func reimportingTheSamePayloadReportsEverythingUnchanged() throws {
         let mapper = try makeMapper(relationsYAML)
         let teams = #"[{"id": 1, "name": "Red", "members": [{"id": 7, "name": "Kim"}, 8]}, {"id": 2, "members": [9]}]"#

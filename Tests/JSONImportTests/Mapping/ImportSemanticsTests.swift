@@ -69,6 +69,17 @@ import Testing
             == [[.integer(1), .integer(0)], [.integer(2), .integer(0)], [.integer(3), .integer(1)]])
     }
 
+    @Test func skippedRecordThatFilledAStubLeavesItCountedAsAStub() throws {
+        let mapper = try makeMapper()
+        let payload = #"[{"id": 1, "follower_ids": [2]}, {"id": 2, "login": "bo", "repos": [{"id": 5, "stars": -1}]}]"#
+        let report = try mapper.importJSON(payload, as: "User", options: .init(onError: .skip))
+        #expect(report.skipped == 1)
+        #expect(report.stubs.map { "\($0.entity) \($0.count)" } == ["User 1"])
+        #expect(report.counts(for: "User").list == [2, 0, 0, 0])
+        #expect(try mapper.rows(#"SELECT id, _stub FROM "User" ORDER BY id"#)
+            == [[.integer(1), .integer(0)], [.integer(2), .integer(1)]])
+    }
+
     @Test func backSideImportSetsTheForwardLink() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
