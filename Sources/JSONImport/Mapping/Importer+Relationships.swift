@@ -77,16 +77,19 @@ extension Importer {
         return key
     }
 
-    /// Counts and flags the consequences of a row's link columns changing from `old` to `new`.
-    func columnLinksChanged(_ entity: EntityPlan, row: Int64, from old: [Int64?], to new: [Int64?]) throws(RecordError) {
-        for (j, r) in entity.selfColumns.enumerated() where old[j] != new[j] {
+    /// Counts and flags the consequences of a row's link columns changing from `old` (`nil` for
+    /// a new row: no links) to `new`.
+    func columnLinksChanged(_ entity: EntityPlan, row: Int64, from old: [Int64?]?, to new: [Int64?]) throws(RecordError) {
+        for (j, r) in entity.selfColumns.enumerated() {
+            let was = old?[j] ?? nil
+            guard was != new[j] else { continue }
             let relationship = entity.relationships[r]
             let target = relationship.target
             if relationship.otherSideReads {
-                if let was = old[j] { tracker.linkChanged(target, was) }
+                if let was { tracker.linkChanged(target, was) }
                 if let now = new[j] { tracker.linkChanged(target, now) }
             }
-            if old[j] != nil { noteLostLink(relationship, of: entity, targetRow: old[j]!, sourceRow: row) }
+            if let was { noteLostLink(relationship, of: entity, targetRow: was, sourceRow: row) }
         }
     }
 
@@ -127,11 +130,14 @@ extension Importer {
             throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
         }
         let current = isNew ? [] : try currentLinks(relationship, of: entity, row: row)
+        let count = json.map { isMany ? $0.count : 1 } ?? 0
         var targets: [Int64] = []
+        targets.reserveCapacity(count)
         // Per target: `.some(previous)` when its own write set the link column (see `apply`).
         var presetPrevious: [Int64??] = []
-        var seen = SmallRowSet()
+        var seen = SmallRowSet(capacity: count)
         let preset = presetFor(relationship, row: row)
+        if preset != nil { presetPrevious.reserveCapacity(count) }
         var i = 0
         func each(_ element: JSONValue) throws(RecordError) {
             if isMany { path.append(.index(i)) }
@@ -184,15 +190,18 @@ extension Importer {
         _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, current: [Int64], targets: [Int64],
         isAppend: Bool, presetPrevious: [Int64??]
     ) throws(RecordError) {
-        var addedIndices = Array(targets.indices)
+        // Indices of the targets not linked before; `nil` when none was (no copies for new rows).
+        var addedIndices: [Int]?
+        var added = targets
         var removed: [Int64] = []
         if !current.isEmpty {
             let currentSet = SmallRowSet(current)
             let targetSet = SmallRowSet(targets)
-            addedIndices = targets.indices.filter { !currentSet.contains(targets[$0]) }
+            let indices = targets.indices.filter { !currentSet.contains(targets[$0]) }
+            addedIndices = indices
+            added = indices.map { targets[$0] }
             removed = isAppend ? [] : current.filter { !targetSet.contains($0) }
         }
-        let added = addedIndices.map { targets[$0] }
         let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
         guard !added.isEmpty || !removed.isEmpty || reordered else { return }
         let other = relationship.target
@@ -201,7 +210,12 @@ extension Importer {
         case .selfColumn: return
         case .otherColumn:
             for target in removed { try run(sql.clearOther, target) }
-            for index in addedIndices {
+            var nextAdded = 0
+            for index in targets.indices {
+                if let addedIndices {
+                    guard nextAdded < addedIndices.count, addedIndices[nextAdded] == index else { continue }
+                    nextAdded += 1
+                }
                 let target = targets[index]
                 let previous: Int64?
                 if index < presetPrevious.count, let known = presetPrevious[index] {

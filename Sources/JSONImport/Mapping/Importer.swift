@@ -106,7 +106,7 @@ final class Importer {
         } else {
             row = inserted!
             tracker.touch(entity.index, row, .inserted, seen: true)
-            try columnLinksChanged(entity, row: row, from: Array(repeating: nil, count: newColumns.count), to: newColumns)
+            try columnLinksChanged(entity, row: row, from: nil, to: newColumns)
         }
         if !key.isEmpty {
             insertFirstScore[entity.index] = max(-8, min(8, insertFirstScore[entity.index] + (existing == nil ? 1 : -1)))
@@ -239,8 +239,9 @@ final class Importer {
     }
 
     /// Inserts a row and returns its id; with `ifAbsent`, `nil` when a row with the key exists.
+    /// `columns` `nil` leaves every link column empty.
     private func insert(
-        _ entity: EntityPlan, values: [Value?], columns: [Int64?], key: [Value], isStub: Bool = false,
+        _ entity: EntityPlan, values: [Value?], columns: [Int64?]?, key: [Value], isStub: Bool = false,
         ifAbsent: Bool = false
     ) throws(RecordError) -> Int64? {
         let statement = try sql(ifAbsent ? entity.insertIfAbsent : entity.insert)
@@ -253,8 +254,8 @@ final class Importer {
             statement.bind(value, at: index)
             index += 1
         }
-        for column in columns {
-            if let column { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
+        for j in entity.selfColumns.indices {
+            if let column = columns?[j] { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
             index += 1
         }
         if entity.spec.hasTimestamps {
@@ -318,8 +319,7 @@ final class Importer {
         var values = [Value?](repeating: nil, count: entity.attributes.count)
         for (i, slot) in entity.keySlots.enumerated() { values[slot] = key[i] }
         let row = try insert(
-            entity, values: values, columns: Array(repeating: nil, count: entity.selfColumns.count),
-            key: key, isStub: true)!
+            entity, values: values, columns: nil, key: key, isStub: true)!
         tracker.touch(entity.index, row, .inserted)
         tracker.markStub(entity.index, row)
         return row

@@ -5,9 +5,13 @@ struct SmallRowSet {
     private var large: Set<Int64>?
     private static let scanLimit = 16
 
-    init() {}
+    /// An empty set with room for `capacity` rows before it grows.
+    init(capacity: Int = 0) {
+        rows.reserveCapacity(min(capacity, Self.scanLimit + 1))
+    }
 
     init(_ rows: [Int64]) {
+        self.init(capacity: rows.count)
         for row in rows { insert(row) }
     }
 
