@@ -1,3 +1,5 @@
+import Foundation
+
 /// A converted attribute value on its way into the store.
 ///
 /// `bytes` points into the JSON document being imported (no copy); it is valid only while that
@@ -40,7 +42,8 @@ enum Value {
         case (.null, .null): return true
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
-        case (.bytes(let a), .text(let b)): return b.utf8.elementsEqual(a)
+        case (.bytes(let a), .text(var b)):
+            return b.utf8.count == a.count && b.withUTF8 { a.isEmpty || memcmp($0.baseAddress!, a.baseAddress!, a.count) == 0 }
         case (.text(let a), .text(let b)): return a == b
         default: return false
         }
