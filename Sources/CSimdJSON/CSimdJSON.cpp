@@ -232,15 +232,17 @@ class walker {
     check(v.get_object().get(o), v);
     uint32_t count = 0;
     size_t keys_start = p.keys.size();
-    // Small objects are checked for duplicate keys by a scan; large ones switch to a hash set.
+    // Small objects are checked for duplicate keys by a scan, which a 64-bit filter of the keys
+    // seen so far skips for most keys; large objects switch to a hash set.
     std::unique_ptr<std::unordered_set<std::string_view>> large;
+    uint64_t seen = 0;
     for (auto member : o) {
       ondemand::field f;
       if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
       const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
       std::string_view key;
       if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
-      if (duplicate(key, keys_start, large)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
+      if (duplicate(key, keys_start, large, seen)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
       p.keys.push_back(key);
       push_string(key, nullptr);
       ondemand::value fv = f.value();
@@ -253,11 +255,16 @@ class walker {
   }
 
   bool duplicate(std::string_view key, size_t start,
-                 std::unique_ptr<std::unordered_set<std::string_view>> &large) {
+                 std::unique_ptr<std::unordered_set<std::string_view>> &large, uint64_t &seen) {
     if (large) return !large->insert(key).second;
     size_t n = p.keys.size() - start;
-    for (size_t k = start; k < p.keys.size(); k++)
-      if (p.keys[k] == key) return true;
+    // Equal keys have equal length and end bytes, so a key whose bit is clear is new.
+    uint64_t bit = uint64_t(1) << ((key.size() * 7 + (key.empty() ? 0 : uint8_t(key.front()) + uint8_t(key.back()) * 3)) & 63);
+    bool maybe = seen & bit;
+    seen |= bit;
+    if (maybe)
+      for (size_t k = start; k < p.keys.size(); k++)
+        if (p.keys[k] == key) return true;
     if (n >= 32) {
       large.reset(new std::unordered_set<std::string_view>(p.keys.begin() + long(start), p.keys.end()));
       large->insert(key);
