@@ -33,6 +33,7 @@ struct ImportRun {
         var skippedKeys: [[StoredValue]] = []
         try store.beginWrite()
         do {
+            try importer.noteEmptyTables()
             for source in sources {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
                 let reader = PayloadReader(

@@ -36,13 +36,15 @@ extension Importer {
         let key = try referenceKey(json, target)
         let rowKey = RowKey(key)
         if let row = tracker.identity(target.index, rowKey) { return row }
-        let statement = try sql(target.lookup)
-        for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-        if try step(statement) {
-            let row = statement.int64(at: 0)
-            statement.reset()
-            tracker.remember(target.index, rowKey, row)
-            return row
+        if !isKnownAbsent(target, rowKey) {
+            let statement = try sql(target.lookup)
+            for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
+            if try step(statement) {
+                let row = statement.int64(at: 0)
+                statement.reset()
+                tracker.remember(target.index, rowKey, row)
+                return row
+            }
         }
         switch relationship.spec.missing {
         case .stub:

@@ -17,6 +17,10 @@ final class Importer {
     @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
     @exclusivity(unchecked) var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
+    /// Per entity whose key is the row id: whether its table was empty when the import began.
+    /// The identity marks of such an entity cover every row the import wrote and drop every row
+    /// it deleted, so in a table that started empty a key they do not know is not stored.
+    @exclusivity(unchecked) private var startedEmpty: [Bool]
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -27,6 +31,20 @@ final class Importer {
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
         self.written = Array(repeating: [:], count: plan.entities.count)
+        self.startedEmpty = Array(repeating: false, count: plan.entities.count)
+    }
+
+    /// Notes which tables are empty; called once the import's transaction has begun.
+    func noteEmptyTables() throws(StoreError) {
+        for entity in plan.entities where entity.keyIsRowID {
+            let found = try connection.rows("SELECT EXISTS (SELECT 1 FROM \(entity.table))")
+            startedEmpty[entity.index] = found.first?.first == .integer(0)
+        }
+    }
+
+    /// Whether no row of `entity` has `key`, known without asking the store.
+    func isKnownAbsent(_ entity: EntityPlan, _ key: RowKey) -> Bool {
+        startedEmpty[entity.index] && tracker.identity(entity.index, key) == nil
     }
 
     /// A record to import, a reference to resolve, or the link to preset in it.
@@ -67,7 +85,7 @@ final class Importer {
         let insertsFirst = entity.allowsInsertFirst && insertFirstScore[entity.index] > 0
             && !isMissingRequired(values, entity)
         var existing: Existing?
-        if !entity.spec.isOwned && !insertsFirst {
+        if !entity.spec.isOwned && !insertsFirst && !isKnownAbsent(entity, RowKey(key)) {
             existing = try select(entity, key: key, values: values)
         } else if let ownedRow {
             existing = try select(entity, row: ownedRow, values: values)

@@ -80,6 +80,18 @@ import Testing
             == [[.integer(1), .integer(0)], [.integer(2), .integer(1)]])
     }
 
+    @Test func rowsOfASkippedRecordAreGoneForLaterReferencesInAStoreThatStartedEmpty() throws {
+        let mapper = try makeMapper()
+        let payload = #"[{"id": 7, "login": "x", "repos": [{"id": 5, "stars": -1}]}, {"id": 1, "follower_ids": [7]}, {"id": 7, "login": "y"}]"#
+        let report = try mapper.importJSON(payload, as: "User", options: .init(onError: .skip))
+        #expect(report.skipped == 1)
+        #expect(report.counts(for: "User").list == [2, 0, 0, 0])
+        #expect(try mapper.rows(#"SELECT id, login, _stub FROM "User" ORDER BY id"#)
+            == [[.integer(1), .null, .integer(0)], [.integer(7), .text("y"), .integer(0)]])
+        let users = try mapper.records(RecordQuery(entity: "User", fields: ["id", "followers"]))
+        #expect(users.map { RecordValue.object($0).jsonText } == [#"{"id":1,"followers":[7]}"#, #"{"id":7,"followers":[]}"#])
+    }
+
     @Test func backSideImportSetsTheForwardLink() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
