@@ -176,11 +176,7 @@ extension Importer {
 
     /// The rows linked now, in link order.
     func currentLinks(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws(RecordError) -> [Int64] {
-        switch relationship.storage {
-        case .selfColumn: return []
-        case .otherColumn: break
-        case .linkTable: break
-        }
+        if case .selfColumn = relationship.storage { return [] }
         let statement = try sql(relationship.sql.current)
         statement.bind(row, at: 1)
         var rows: [Int64] = []
