@@ -1,17 +1,22 @@
-/// A byte of flags per row id, stored in pages of consecutive ids: about one byte per row for
-/// the dense ids SQLite hands out, so counting the rows of a very large import stays small next
-/// to a hash map (which costs over a dozen bytes per row). Pages sit in fixed 64 KB blocks, so
-/// growing never copies what is there (a copy would briefly double the memory), and the page
-/// last written is remembered, so runs of nearby rows cost no hashing.
+/// A byte of flags per row id. Rows whose ids are dense (as SQLite hands them out, or keys like
+/// 1, 2, 3) live in pages of consecutive ids, about one byte per row; a page is made only once
+/// `densePageRows` of its rows have flags, and until then its rows sit in a hash map, so sparse
+/// keys (random 64-bit ids) cost a few dozen bytes per row rather than a page each. Pages sit
+/// in fixed 64 KB blocks, so growing never copies what is there (a copy would briefly double
+/// the memory), and the page last used is remembered, so runs of nearby rows cost no hashing.
 struct RowFlagMap {
     private static let pageBits = 10
     private static let pageSize = 1 << pageBits
     private static let pagesPerBlock = 64
+    private static let densePageRows = 16
     /// Page number → index of the page in `blocks` (block `index / pagesPerBlock`).
     private var pageIndex: [Int64: Int] = [:]
     private var blocks: [[UInt8]] = []
     private var lastPage = Int64.min
     private var lastIndex = 0
+    /// Flags of the rows of pages not made yet, and how many rows each such page has there.
+    private var sparse: [Int64: UInt8] = [:]
+    private var sparseRowsPerPage: [Int64: Int] = [:]
     /// Rows with non-zero flags.
     private(set) var count = 0
 
@@ -19,7 +24,7 @@ struct RowFlagMap {
     subscript(row: Int64) -> UInt8? {
         get {
             let page = row >> Self.pageBits
-            guard let index = page == lastPage ? lastIndex : pageIndex[page] else { return nil }
+            guard let index = page == lastPage ? lastIndex : pageIndex[page] else { return sparse[row] }
             let flags = blocks[index / Self.pagesPerBlock][Self.offset(index, row)]
             return flags == 0 ? nil : flags
         }
@@ -27,17 +32,12 @@ struct RowFlagMap {
             let value = newValue ?? 0
             let page = row >> Self.pageBits
             if page != lastPage {
-                if let index = pageIndex[page] {
-                    lastIndex = index
-                } else {
-                    guard value != 0 else { return }
-                    lastIndex = pageIndex.count
-                    pageIndex[page] = lastIndex
-                    if lastIndex % Self.pagesPerBlock == 0 {
-                        blocks.append([UInt8](repeating: 0, count: Self.pagesPerBlock * Self.pageSize))
-                    }
+                guard let index = pageIndex[page] ?? makePageIfDense(page, adding: row, value) else {
+                    setSparse(row, page, value)
+                    return
                 }
                 lastPage = page
+                lastIndex = index
             }
             let offset = Self.offset(lastIndex, row)
             let old = blocks[lastIndex / Self.pagesPerBlock][offset]
@@ -51,6 +51,37 @@ struct RowFlagMap {
         (index % pagesPerBlock) * pageSize + Int(row & Int64(pageSize - 1))
     }
 
+    /// Makes page `page` when giving `row` flags brings it to `densePageRows` rows, moving its
+    /// rows out of `sparse`; returns its index, or `nil` when the page stays sparse.
+    private mutating func makePageIfDense(_ page: Int64, adding row: Int64, _ value: UInt8) -> Int? {
+        guard value != 0, sparse[row] == nil, sparseRowsPerPage[page, default: 0] + 1 >= Self.densePageRows else {
+            return nil
+        }
+        let index = pageIndex.count
+        pageIndex[page] = index
+        if index % Self.pagesPerBlock == 0 {
+            blocks.append([UInt8](repeating: 0, count: Self.pagesPerBlock * Self.pageSize))
+        }
+        let first = page << Self.pageBits
+        for slot in 0..<Int64(Self.pageSize) {
+            if let flags = sparse.removeValue(forKey: first + slot) {
+                blocks[index / Self.pagesPerBlock][Self.offset(index, first + slot)] = flags
+            }
+        }
+        sparseRowsPerPage[page] = nil
+        return index
+    }
+
+    private mutating func setSparse(_ row: Int64, _ page: Int64, _ value: UInt8) {
+        let old = sparse[row] ?? 0
+        guard value != old else { return }
+        sparse[row] = value == 0 ? nil : value
+        let change = (old == 0 ? 1 : 0) - (value == 0 ? 1 : 0)
+        count += change
+        let rows = sparseRowsPerPage[page, default: 0] + change
+        sparseRowsPerPage[page] = rows == 0 ? nil : rows
+    }
+
     @discardableResult
     mutating func removeValue(forKey row: Int64) -> UInt8? {
         let old = self[row]
@@ -60,12 +91,20 @@ struct RowFlagMap {
 
     /// Calls `body` with every row that has flags, in ascending order.
     func forEach<E: Error>(_ body: (Int64, UInt8) throws(E) -> Void) throws(E) {
+        let sparseRows = sparse.keys.sorted()
+        var next = 0
         for (page, index) in pageIndex.sorted(by: { $0.key < $1.key }) {
+            let first = page << Self.pageBits
+            while next < sparseRows.count && sparseRows[next] < first {
+                try body(sparseRows[next], sparse[sparseRows[next]]!)
+                next += 1
+            }
             let block = blocks[index / Self.pagesPerBlock]
-            let start = Self.offset(index, page << Self.pageBits)
+            let start = Self.offset(index, first)
             for slot in 0..<Self.pageSize where block[start + slot] != 0 {
-                try body(page << Self.pageBits | Int64(slot), block[start + slot])
+                try body(first | Int64(slot), block[start + slot])
             }
         }
+        for row in sparseRows[next...] { try body(row, sparse[row]!) }
     }
 }
