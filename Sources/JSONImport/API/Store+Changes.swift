@@ -30,12 +30,9 @@ extension Store {
         let keys = entity.spec.keyAttributes
         let columns = ([entity.rowID] + keys.map { quote($0.name) }).joined(separator: ", ")
         var result: [(Int64, RecordValue)] = []
-        let chunkSize = 50_000
-        for start in stride(from: 0, to: rows.count, by: chunkSize) {
-            let ids = rows[start..<min(start + chunkSize, rows.count)].map(String.init).joined(separator: ",")
+        try SQLiteConnection.forEachIDList(rows) { (ids) throws(StoreError) in
             let found = try connection.rows(
-                "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))",
-                [.text("[\(ids)]")])
+                "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))", [ids])
             for values in found {
                 guard case .integer(let row) = values[0] else { continue }
                 result.append((row, Self.keyValue(Array(values.dropFirst()), of: entity.spec)))

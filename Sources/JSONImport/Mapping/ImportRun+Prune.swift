@@ -62,10 +62,8 @@ extension SQLiteConnection {
     /// Inserts row ids into a one-column temporary table (`id INTEGER PRIMARY KEY`), a chunk
     /// of them per statement.
     func insert(rowIDs: [Int64], into table: String) throws(StoreError) {
-        let chunkSize = 50_000
-        for start in stride(from: 0, to: rowIDs.count, by: chunkSize) {
-            let ids = rowIDs[start..<min(start + chunkSize, rowIDs.count)].map(String.init).joined(separator: ",")
-            try run("INSERT OR IGNORE INTO \(table) (id) SELECT value FROM json_each(?)", [.text("[\(ids)]")])
+        try Self.forEachIDList(rowIDs) { (ids) throws(StoreError) in
+            try run("INSERT OR IGNORE INTO \(table) (id) SELECT value FROM json_each(?)", [ids])
         }
     }
 }

@@ -19,10 +19,18 @@ extension SQLiteConnection {
             }
             start = end
         }
+        try Self.forEachIDList(scattered) { (ids) throws(StoreError) in
+            try run("\(set) IN (SELECT value FROM json_each(?))", [value, ids])
+        }
+    }
+
+    /// Calls `body` with `rows` as JSON arrays of at most 50,000 ids (text for `json_each(?)`),
+    /// so one statement covers thousands of rows.
+    static func forEachIDList<E: Error>(_ rows: [Int64], _ body: (StoredValue) throws(E) -> Void) throws(E) {
         let chunkSize = 50_000
-        for start in stride(from: 0, to: scattered.count, by: chunkSize) {
-            let ids = scattered[start..<min(start + chunkSize, scattered.count)].map(String.init).joined(separator: ",")
-            try run("\(set) IN (SELECT value FROM json_each(?))", [value, .text("[\(ids)]")])
+        for start in stride(from: 0, to: rows.count, by: chunkSize) {
+            let ids = rows[start..<min(start + chunkSize, rows.count)].map(String.init).joined(separator: ",")
+            try body(.text("[\(ids)]"))
         }
     }
 }

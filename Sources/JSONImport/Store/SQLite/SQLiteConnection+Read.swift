@@ -5,14 +5,6 @@ extension SQLiteConnection {
     /// Inside a transaction already begun, `body` simply runs in it.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard !isInTransaction else { return try body() }
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
+        return try transaction(beginning: "BEGIN", body)
     }
 }

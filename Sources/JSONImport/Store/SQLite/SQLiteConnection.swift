@@ -120,27 +120,18 @@ final class SQLiteConnection {
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committing on return and rolling
     /// back on any throw, which is rethrown.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction(beginning: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolling back on any throw, which is rethrown.
+    func transaction<T>(beginning begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// Runs `body` inside a savepoint: a throw undoes only what `body` did.
-    func savepoint<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT record")
-        do {
-            let result = try body()
-            try execute("RELEASE record")
-            return result
-        } catch {
-            try? execute("ROLLBACK TO record")
-            try? execute("RELEASE record")
             throw error
         }
     }
