@@ -17,8 +17,12 @@ struct RowFlagMap {
     /// Flags of the rows of pages not made yet, and how many rows each such page has there.
     private var sparse: [Int64: UInt8] = [:]
     private var sparseRowsPerPage: [Int64: Int] = [:]
-    /// Rows with non-zero flags.
-    private(set) var count = 0
+    /// Rows with non-zero flags (counted by walking them).
+    var count: Int {
+        var rows = 0
+        forEach { _, _ in rows += 1 }
+        return rows
+    }
 
     /// The flags of `row`; `nil` (stored as zero) when it has none.
     subscript(row: Int64) -> UInt8? {
@@ -39,10 +43,7 @@ struct RowFlagMap {
                 lastPage = page
                 lastIndex = index
             }
-            let offset = Self.offset(lastIndex, row)
-            let old = blocks[lastIndex / Self.pagesPerBlock][offset]
-            blocks[lastIndex / Self.pagesPerBlock][offset] = value
-            count += (old == 0 ? 1 : 0) - (value == 0 ? 1 : 0)
+            blocks[lastIndex / Self.pagesPerBlock][Self.offset(lastIndex, row)] = value
         }
     }
 
@@ -76,9 +77,7 @@ struct RowFlagMap {
         let old = sparse[row] ?? 0
         guard value != old else { return }
         sparse[row] = value == 0 ? nil : value
-        let change = (old == 0 ? 1 : 0) - (value == 0 ? 1 : 0)
-        count += change
-        let rows = sparseRowsPerPage[page, default: 0] + change
+        let rows = sparseRowsPerPage[page, default: 0] + (old == 0 ? 1 : 0) - (value == 0 ? 1 : 0)
         sparseRowsPerPage[page] = rows == 0 ? nil : rows
     }
 
