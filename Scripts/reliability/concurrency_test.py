@@ -27,7 +27,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -54,14 +53,10 @@ def main():
     parser.add_argument("--readers", type=int, default=2)
     parser.add_argument("--users", type=int, default=10000, help="users per file (default 10000)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--binary", help="a built jsonimport (default: build the release CLI)")
-    parser.add_argument("--work", help="scratch directory (default: a new temporary one, removed after)")
+    support.add_run_options(parser)
     args = parser.parse_args()
 
-    support.bootstrap()
-    binary = args.binary or support.build_release()
-    work = args.work or tempfile.mkdtemp(prefix="jsonimport-concurrency-")
-    os.makedirs(work, exist_ok=True)
+    binary, work = support.prepare_run(args, "concurrency")
     u = args.users
     files = []
     for k in range(args.writers):

@@ -29,7 +29,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -180,14 +179,10 @@ def main():
     parser.add_argument("--kills", type=int, default=60, help="SIGKILLs to land (default 60)")
     parser.add_argument("--users", type=int, default=20000, help="users per payload (default 20000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kill delays (default 1)")
-    parser.add_argument("--binary", help="a built jsonimport (default: build the release CLI)")
-    parser.add_argument("--work", help="scratch directory (default: a new temporary one, removed after)")
+    support.add_run_options(parser)
     args = parser.parse_args()
 
-    support.bootstrap()
-    binary = args.binary or support.build_release()
-    work = args.work or tempfile.mkdtemp(prefix="jsonimport-crash-")
-    os.makedirs(work, exist_ok=True)
+    binary, work = support.prepare_run(args, "crash")
     test = CrashTest(binary, work, args.users, random.Random(args.seed))
     scenarios = test.prepare()
     for scenario in scenarios:

@@ -5,7 +5,7 @@
 #
 # TARGET: yaml (mapping files), json (payloads, as JSON and as JSON Lines) or filter (--where).
 # The harness (Scripts/reliability/Fuzz/TARGET.swift) is compiled with the library's sources
-# into one module (swiftc -sanitize=fuzzer,address -parse-as-library); the C++ simdjson facade
+# and Scripts/reliability/Fuzz/Support into one module (swiftc -sanitize=fuzzer,address -parse-as-library); the C++ simdjson facade
 # is compiled by the toolchain's clang with the same sanitizers. The seed corpus comes from the
 # test fixtures, the example mappings and payloads; the corpus grows in FUZZ_WORK (default
 # .build/fuzz/TARGET) and is kept between runs. Findings (crash-*, leak-*, timeout-*, oom-*)
@@ -28,7 +28,7 @@ clangxx="$toolchain/clang++"
 
 # The library in one module with the harness, so the harness reaches internal API.
 binary="$work/fuzz-$target"
-sources=( $(find Sources/JSONImport -name '*.swift' | sort) "Scripts/reliability/Fuzz/$target.swift" )
+sources=( $(find Sources/JSONImport Scripts/reliability/Fuzz/Support -name '*.swift' | sort) "Scripts/reliability/Fuzz/$target.swift" )
 newest="$(ls -t "${sources[@]}" Sources/CSimdJSON/CSimdJSON.cpp Sources/CSimdJSON/include/CSimdJSON.h "$0" | head -1)"
 if [ ! -x "$binary" ] || [ "$newest" -nt "$binary" ]; then
   echo "building $binary..." >&2

@@ -11,6 +11,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAPPING = os.path.join(ROOT, "Benchmarks", "mapping.yml")
@@ -35,6 +36,22 @@ def build_release(scratch=None):
     bin_path = subprocess.run(args[:-2] + ["--scratch-path", scratch, "--show-bin-path"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout.strip()
     return os.path.join(bin_path, "jsonimport")
+
+
+def add_run_options(parser):
+    """The options every reliability run takes: the CLI to test and the scratch directory."""
+    parser.add_argument("--binary", help="a built jsonimport (default: build the release CLI)")
+    parser.add_argument("--work", help="scratch directory (default: a new temporary one, removed after)")
+
+
+def prepare_run(args, name):
+    """Installs what is missing, builds the CLI unless --binary names one, and makes the scratch
+    directory; returns (binary, work)."""
+    bootstrap()
+    binary = args.binary or build_release()
+    work = args.work or tempfile.mkdtemp(prefix=f"jsonimport-{name}-")
+    os.makedirs(work, exist_ok=True)
+    return binary, work
 
 
 # MARK: Payloads

@@ -3,26 +3,13 @@
 // as anything but bound values. Built with the library's sources by Scripts/reliability/fuzz.sh.
 import Foundation
 
-private let mapper: Mapper = {
-    let mappings = ProcessInfo.processInfo.environment["FUZZ_MAPPINGS"] ?? "Mappings/types.yml"
-    do {
-        let mapper = try Mapper(spec: MappingSpec.load(from: mappings), store: .inMemory)
-        if let seed = ProcessInfo.processInfo.environment["FUZZ_SEED"] {
-            _ = try mapper.importFile(seed, as: "Item")
-        }
-        return mapper
-    } catch {
-        fatalError("cannot set up the fuzz target: \(error)")
-    }
-}()
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFilters(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     guard let text = String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) else {
         return -1
     }
     do {
-        _ = try mapper.records(RecordQuery(entity: "Item", filter: text))
+        _ = try seededMapper.records(RecordQuery(entity: "Item", filter: text))
     } catch let error as QueryError {
         _ = error.message
     } catch let error as StoreError {

@@ -4,19 +4,6 @@
 // Built with the library's sources into one module by Scripts/reliability/fuzz.sh.
 import Foundation
 
-private let mapper: Mapper = {
-    let mappings = ProcessInfo.processInfo.environment["FUZZ_MAPPINGS"] ?? "Mappings/types.yml"
-    do {
-        let mapper = try Mapper(spec: MappingSpec.load(from: mappings), store: .inMemory)
-        if let seed = ProcessInfo.processInfo.environment["FUZZ_SEED"] {
-            _ = try mapper.importFile(seed, as: "Item")
-        }
-        return mapper
-    } catch {
-        fatalError("cannot set up the fuzz target: \(error)")
-    }
-}()
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPayloads(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let data = Data(bytes: bytes, count: count)
@@ -25,7 +12,7 @@ public func fuzzPayloads(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     for format in [PayloadFormat.json, .jsonl] {
         let options = ImportOptions(format: format, prune: format == .jsonl, onError: onError, dryRun: true, explain: true)
         do {
-            _ = try mapper.importData(data, as: "Item", options: options).json(explain: true)
+            _ = try seededMapper.importData(data, as: "Item", options: options).json(explain: true)
         } catch let error as ImportError {
             _ = error.message
         } catch {
