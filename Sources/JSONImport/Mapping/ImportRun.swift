@@ -43,6 +43,7 @@ struct ImportRun {
                 try reader.forEachRecord { record in
                     report.records += 1
                     meter?.advance(to: record.offset, records: report.records)
+                    importer.setAsideDueLinkIndexes()
                     if let issue = try importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
@@ -51,6 +52,7 @@ struct ImportRun {
                 }
                 meter?.finish(source, records: report.records)
             }
+            try importer.restoreLinkIndexes()
             try finishRecords(importer)
             let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
             try writeBookkeeping(importer)

@@ -177,6 +177,7 @@ extension Importer {
     /// The rows linked now, in link order.
     func currentLinks(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws(RecordError) -> [Int64] {
         if case .selfColumn = relationship.storage { return [] }
+        if case .linkTable(_, false) = relationship.storage { try restoreLinkIndex(before: relationship) }
         let statement = try sql(relationship.sql.current)
         statement.bind(row, at: 1)
         var rows: [Int64] = []
@@ -228,9 +229,11 @@ extension Importer {
             if isAppend {
                 let start = try value(sql.nextPosition, row) ?? 0
                 for (i, target) in added.enumerated() { try run(sql.insertLink, row, target, start + Int64(i)) }
+                countInsertedLinks(relationship, added.count)
             } else {
                 if !current.isEmpty { try run(sql.deleteLinksOfSource, row) }
                 for (i, target) in targets.enumerated() { try run(sql.insertLink, row, target, Int64(i)) }
+                countInsertedLinks(relationship, targets.count)
             }
         case .linkTable(_, false):
             for source in removed { try run(sql.deleteLink, source, row) }
@@ -238,6 +241,7 @@ extension Importer {
                 let position = try value(sql.nextPosition, source) ?? 0
                 try run(sql.insertLink, source, row, position)
             }
+            countInsertedLinks(relationship, added.count)
         }
         tracker.linkChanged(entity.index, row)
         if relationship.otherSideReads {

@@ -21,6 +21,8 @@ final class Importer {
     /// The identity marks of such an entity cover every row the import wrote and drop every row
     /// it deleted, so in a table that started empty a key they do not know is not stored.
     @exclusivity(unchecked) private var startedEmpty: [Bool]
+    /// Link-table indexes set aside while the import fills the tables (see ``LinkIndexes``).
+    @exclusivity(unchecked) var linkIndexes: LinkIndexes
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -32,6 +34,7 @@ final class Importer {
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
         self.written = Array(repeating: [:], count: plan.entities.count)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
+        self.linkIndexes = LinkIndexes(spec: plan.spec)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.
@@ -40,6 +43,7 @@ final class Importer {
             let found = try connection.rows("SELECT EXISTS (SELECT 1 FROM \(entity.table))")
             startedEmpty[entity.index] = found.first?.first == .integer(0)
         }
+        try noteEmptyLinkTables()
     }
 
     /// Whether no row of `entity` has `key`, known without asking the store.
@@ -379,6 +383,7 @@ final class Importer {
     func beginRecord() {
         tracker.beginRecord()
         skippedJournal.removeAll(keepingCapacity: true)
+        linkIndexes.builtInRecord.removeAll()
     }
 
     func commitRecord() { tracker.commitRecord() }
@@ -388,6 +393,7 @@ final class Importer {
         for entity in written.indices { written[entity].removeAll() }
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
+        linkIndexesRolledBack()
     }
 
     func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {

@@ -121,7 +121,14 @@ public struct StorageSchema: Sendable, Hashable {
               PRIMARY KEY ("source", "target")
             ) WITHOUT ROWID
             """
-        return [create, "CREATE INDEX \(quote("\(name)_target")) ON \(quote(name))(\"target\")"]
+        return [create, Self.targetIndex(ofLinkTable: name).create]
+    }
+
+    /// The index on a link table's `target` column: reads from the back side and deletions of
+    /// targets go through it.
+    static func targetIndex(ofLinkTable table: String, ifNotExists: Bool = false) -> (name: String, create: String) {
+        let name = quote("\(table)_target")
+        return (name, "CREATE INDEX \(ifNotExists ? "IF NOT EXISTS " : "")\(name) ON \(quote(table))(\"target\")")
     }
 }
 

@@ -54,7 +54,10 @@ final class SQLiteConnection {
     }
 
     /// Process-wide settings, applied before the first connection opens.
-    private static let configureOnce: Void = { _ = csqlite_disable_memory_statistics() }()
+    private static let configureOnce: Void = {
+        _ = csqlite_disable_memory_statistics()
+        _ = csqlite_set_statement_journal_spill(4 << 20)
+    }()
 
     deinit {
         cache.removeAll()

@@ -1,0 +1,107 @@
+/// The `target` index of a link table an import fills from empty is dropped once the import has
+/// inserted many links into it, and built again in one sorted pass before anything reads links
+/// by target: before the back side of the relationship is read, and at the end of the records,
+/// before prune, clean-up and deletions. Keeping the index up to date link by link costs more
+/// than the whole rest of a link insert when links arrive in random target order. Dropping and
+/// building happen inside the import's transaction, so a failed or interrupted import leaves the
+/// index as it was.
+struct LinkIndexes {
+    /// Links inserted into a table before its index is set aside: below this, keeping it up to
+    /// date costs less than the schema change (every cached statement is prepared again).
+    static let setAsideAfter = 10_000
+
+    /// Per link (by `linkIndex`): the link table's name, `nil` for links held in a column.
+    let tables: [String?]
+    var startedEmpty: [Bool]
+    var inserted: [Int]
+    var isSetAside: [Bool]
+    /// Read by target during this import: its index stays.
+    var isKept: [Bool]
+    /// A table passed the threshold: set aside at the next record boundary.
+    var isDue = false
+    /// Tables whose index was built again inside the current skippable record.
+    var builtInRecord: [Int] = []
+
+    init(spec: MappingSpec) {
+        tables = spec.links.map { link in
+            if case .linkTable(let name) = link.storage { return name }
+            return nil
+        }
+        startedEmpty = Array(repeating: false, count: tables.count)
+        inserted = Array(repeating: 0, count: tables.count)
+        isSetAside = startedEmpty
+        isKept = startedEmpty
+    }
+}
+
+extension Importer {
+    /// Notes which link tables are empty; called once the import's transaction has begun.
+    func noteEmptyLinkTables() throws(StoreError) {
+        for (link, table) in linkIndexes.tables.enumerated() {
+            guard let table else { continue }
+            let found = try connection.rows("SELECT EXISTS (SELECT 1 FROM \(quote(table)))")
+            linkIndexes.startedEmpty[link] = found.first?.first == .integer(0)
+        }
+    }
+
+    /// Counts links inserted into the table of `relationship`.
+    func countInsertedLinks(_ relationship: RelationshipPlan, _ count: Int) {
+        let link = relationship.spec.linkIndex
+        linkIndexes.inserted[link] &+= count
+        if linkIndexes.inserted[link] >= LinkIndexes.setAsideAfter && linkIndexes.startedEmpty[link]
+            && !linkIndexes.isSetAside[link] && !linkIndexes.isKept[link]
+        {
+            linkIndexes.isDue = true
+        }
+    }
+
+    /// Drops the target indexes that became due; called between root records, where no
+    /// statement is running and no savepoint is open.
+    func setAsideDueLinkIndexes() {
+        guard linkIndexes.isDue else { return }
+        linkIndexes.isDue = false
+        for (link, table) in linkIndexes.tables.enumerated() {
+            guard let table, linkIndexes.startedEmpty[link], !linkIndexes.isSetAside[link], !linkIndexes.isKept[link],
+                linkIndexes.inserted[link] >= LinkIndexes.setAsideAfter
+            else { continue }
+            do {
+                try connection.execute("DROP INDEX IF EXISTS \(StorageSchema.targetIndex(ofLinkTable: table).name)")
+                linkIndexes.isSetAside[link] = true
+            } catch {
+                // A statement of the caller's is running on this connection: keep the index.
+                linkIndexes.isKept[link] = true
+            }
+        }
+    }
+
+    /// Builds the target index of the table of `relationship` again before links are read by target.
+    func restoreLinkIndex(before relationship: RelationshipPlan) throws(RecordError) {
+        let link = relationship.spec.linkIndex
+        linkIndexes.isKept[link] = true
+        guard linkIndexes.isSetAside[link] else { return }
+        do {
+            try restore(link)
+        } catch {
+            throw fail(error.description)
+        }
+        linkIndexes.builtInRecord.append(link)
+    }
+
+    /// Builds every target index set aside; called after the last record.
+    func restoreLinkIndexes() throws(StoreError) {
+        for link in linkIndexes.tables.indices where linkIndexes.isSetAside[link] {
+            try restore(link)
+        }
+    }
+
+    /// A skipped record's savepoint rolled back the indexes built within it.
+    func linkIndexesRolledBack() {
+        for link in linkIndexes.builtInRecord { linkIndexes.isSetAside[link] = true }
+        linkIndexes.builtInRecord.removeAll()
+    }
+
+    private func restore(_ link: Int) throws(StoreError) {
+        try connection.execute(StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!, ifNotExists: true).create)
+        linkIndexes.isSetAside[link] = false
+    }
+}
