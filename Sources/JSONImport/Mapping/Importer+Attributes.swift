@@ -21,7 +21,7 @@ extension Importer {
     /// Every attribute of `entity` converted, transformed and validated; `nil` where the key is
     /// missing.
     func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
-        var values = [Value?](repeating: nil, count: entity.attributes.count)
+        var values = [Value?](filledWith: nil, count: entity.attributes.count)
         // Identity first (SPEC 2.2 step 1): a missing, null or bad key is the record's error.
         for slot in entity.keySlots {
             let attribute = entity.attributes[slot]

@@ -131,7 +131,8 @@ extension Importer {
         if let json, isMany, json.kind != .array {
             throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
         }
-        let current = isNew ? [] : try currentLinks(relationship, of: entity, row: row)
+        let hasNoLinks = isNew || tracker.isNewWithoutLinks(entity.index, row)
+        let current = hasNoLinks ? [] : try currentLinks(relationship, of: entity, row: row)
         let count = json.map { isMany ? $0.count : 1 } ?? 0
         var targets: [Int64] = []
         targets.reserveCapacity(count)

@@ -166,7 +166,7 @@ final class Importer {
     private func resolveColumns(
         _ json: JSONValue, _ entity: EntityPlan, preset: Preset?, current: [Int64?]?
     ) throws(RecordError) -> [Int64?] {
-        var columns = current ?? Array(repeating: nil, count: entity.selfColumns.count)
+        var columns = current ?? Array(filledWith: nil, count: entity.selfColumns.count)
         for (j, r) in entity.selfColumns.enumerated() {
             let relationship = entity.relationships[r]
             if let preset, preset.column == j {
@@ -298,7 +298,7 @@ final class Importer {
     private func update(
         _ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], stored: [Int64?]
     ) throws(RecordError) {
-        var shape = [Bool](repeating: false, count: values.count + columns.count)
+        var shape = [Bool](filledWith: false, count: values.count + columns.count)
         for (i, value) in values.enumerated() where value != nil && !entity.keySlots.contains(i) { shape[i] = true }
         for (j, column) in columns.enumerated() where column != stored[j] { shape[values.count + j] = true }
         let statement = try sql(entity.update(setting: shape))
@@ -338,7 +338,7 @@ final class Importer {
 
     /// Inserts a stub row holding only `key` and attribute defaults.
     func insertStub(_ entity: EntityPlan, key: [Value]) throws(RecordError) -> Int64 {
-        var values = [Value?](repeating: nil, count: entity.attributes.count)
+        var values = [Value?](filledWith: nil, count: entity.attributes.count)
         for (i, slot) in entity.keySlots.enumerated() { values[slot] = key[i] }
         let row = try insert(
             entity, values: values, columns: nil, key: key, isStub: true)!

@@ -96,6 +96,14 @@ struct RowTracker {
         update(entity, row) { ($0 ?? 0) | Self.linkFlag }
     }
 
+    /// Whether the import inserted the row (a stub included) and no link set of it changed
+    /// since: it has no links, other than in its own link columns. Every write of a link marks
+    /// both rows whenever the other side reads it (``linkChanged(_:_:)``).
+    func isNewWithoutLinks(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = rows[entity][row] else { return false }
+        return flags & Self.statusMask == Status.inserted.rawValue && flags & Self.linkFlag == 0
+    }
+
     /// Keeps what an existing row held before the import's first change to it.
     mutating func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
         guard originals[entity][row] == nil else { return }

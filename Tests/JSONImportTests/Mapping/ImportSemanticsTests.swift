@@ -102,6 +102,24 @@ import Testing
         #expect(users.map { RecordValue.object($0).jsonText } == [#"{"id":1,"repos":[5]}"#, #"{"id":2,"repos":[6]}"#])
     }
 
+    @Test func aStubLinkedEarlierInTheSameImportKeepsThoseLinksInItsOwnRecord() throws {
+        let mapper = try makeMapper()
+        // User 1 is created as a stub by repo 5's reference, then its record (nested in repo 6)
+        // replaces its repositories: repo 5, linked earlier in this import, loses its owner.
+        let payload = #"[{"id": 5, "name": "x", "owner": 1}, {"id": 6, "name": "y", "owner": {"id": 1, "repos": [{"id": 6, "name": "y"}]}}]"#
+        try mapper.importJSON(payload, as: "Repo")
+        #expect(try mapper.rows(#"SELECT id, owner FROM "Repo" ORDER BY id"#)
+            == [[.integer(5), .null], [.integer(6), .integer(1)]])
+    }
+
+    @Test func aRowInsertedEarlierInTheSameImportKeepsItsLinkTableLinksInItsOwnRecord() throws {
+        let mapper = try makeMapper(LinkIndexTests.yaml)
+        // Tag a, inserted with repo 1, is repeated in repo 2 with its back side: repo 1 loses it.
+        let payload = #"[{"id": 1, "tags": [{"name": "a"}]}, {"id": 2, "tags": [{"name": "a", "repos": [3]}]}]"#
+        try mapper.importJSON(payload, as: "Repo")
+        #expect(try mapper.rows(#"SELECT source FROM "Repo_tags" ORDER BY source"#) == [[.integer(2)], [.integer(3)]])
+    }
+
     @Test func movingARepoToAnotherOwnerTouchesBothOwners() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}, {"id": 2, "repos": []}]"#, as: "User")
