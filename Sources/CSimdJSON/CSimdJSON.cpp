@@ -12,8 +12,12 @@
 #pragma clang attribute push(__attribute__((target("avx2,bmi,pclmul,lzcnt,popcnt"))), apply_to = function)
 #endif
 
+#include <atomic>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,6 +42,9 @@ struct ji_parser {
 };
 
 namespace {
+
+// Thrown inside a stream's worker when its reader stopped reading.
+constexpr int JI_CANCELLED = 1100;
 
 struct failure {
   int code;
@@ -106,9 +113,72 @@ size_t first_invalid_utf8(const uint8_t *p, size_t n) {
   return n;
 }
 
+// Where a document's records go as they are completed (see ji_stream).
+struct record_sink {
+  virtual ~record_sink() = default;
+  // How the records sit: JI_RECORDS_ELEMENTS or JI_RECORDS_SINGLE; set before the first record.
+  virtual void shape(int shape) = 0;
+  // The subtree at the end of the parser's tape is a complete record.
+  virtual void record_done() = 0;
+};
+
 class walker {
  public:
   explicit walker(ji_parser &p) : p(p) {}
+
+  // Streams the records at the end of `path`, starting at `level` with `v`: the elements of an
+  // array there, or the value itself. Everything else in the document is validated the same
+  // way but leaves nothing on the tape.
+  template <class V>
+  void navigate(V &v, size_t depth, size_t level, const std::vector<std::string_view> &path, record_sink &sink) {
+    ondemand::json_type type;
+    check(v.type().get(type), v);
+    bool container = type == ondemand::json_type::array || type == ondemand::json_type::object;
+    if (container && depth > p.max_depth) throw failure{JI_ERROR_TOO_DEEP, location(v)};
+    if (level == path.size()) {
+      if (type != ondemand::json_type::array) {
+        sink.shape(JI_RECORDS_SINGLE);
+        value(v, depth);
+        sink.record_done();
+        return;
+      }
+      sink.shape(JI_RECORDS_ELEMENTS);
+      ondemand::array a;
+      check(v.get_array().get(a), v);
+      for (auto element : a) {
+        ondemand::value e;
+        if (auto err = std::move(element).get(e)) throw failure{err, nullptr};
+        value(e, depth + 1);
+        sink.record_done();
+      }
+      return;
+    }
+    if (type != ondemand::json_type::object) {
+      discard(v, depth);
+      return;
+    }
+    ondemand::object o;
+    check(v.get_object().get(o), v);
+    size_t keys_start = p.keys.size();
+    std::unique_ptr<std::unordered_set<std::string_view>> large;
+    uint64_t seen = 0;
+    for (auto member : o) {
+      ondemand::field f;
+      if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
+      const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
+      std::string_view key;
+      if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
+      if (duplicate(key, keys_start, large, seen)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
+      p.keys.push_back(key);
+      ondemand::value fv = f.value();
+      if (key == path[level]) {
+        navigate(fv, depth + 1, level + 1, path, sink);
+      } else {
+        discard(fv, depth + 1);
+      }
+    }
+    p.keys.resize(keys_start);
+  }
 
   // `depth` counts the arrays and objects around the value, itself included when it is one.
   template <class V>
@@ -146,6 +216,14 @@ class walker {
 
  private:
   ji_parser &p;
+
+  // Validates a value outside the records, keeping nothing of it.
+  template <class V>
+  void discard(V &v, size_t depth) {
+    size_t mark = p.nodes.size();
+    value(v, depth);
+    p.nodes.resize(mark);
+  }
 
   // value::raw_json_token() returns the view; document's wraps it in a result.
   static std::string_view token(ondemand::value &v) { return v.raw_json_token(); }
@@ -345,7 +423,15 @@ ji_parser *ji_parser_create(size_t max_depth) {
 
 void ji_parser_destroy(ji_parser *parser) { delete parser; }
 
-int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
+}  // extern "C"
+
+namespace {
+
+// Parses and validates a whole document, handing its root value to `visit(walker, value)` when
+// it is an array or an object; scalars go on the tape. Returns 0 or an error code (the parser's
+// message and offset describe it).
+template <class Visit>
+int walk_document(ji_parser *p, const uint8_t *buf, size_t len, size_t reserve, Visit &&visit) {
   p->nodes.clear();
   p->keys.clear();
   p->buf = buf;
@@ -353,10 +439,10 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
   p->error = 0;
   if (len > UINT32_MAX - 1) { fail(*p, JI_ERROR_TOO_LARGE, 0); return p->error; }
   // Growing the tape by copying costs more than the parse itself on large inputs; reserve
-  // about what typical JSON needs (pages that are never written are never committed).
-  if (p->nodes.capacity() < len / 8 + 16) {
+  // about what it needs (pages that are never written are never committed).
+  if (p->nodes.capacity() < reserve) {
     try {
-      p->nodes.reserve(len / 8 + 16);
+      p->nodes.reserve(reserve);
     } catch (const std::bad_alloc &) {
       fail(*p, MEMALLOC, 0);
       return p->error;
@@ -380,7 +466,7 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
     if (type == ondemand::json_type::array || type == ondemand::json_type::object) {
       ondemand::value v;
       if (auto err = doc.get_value().get(v)) throw failure{err, nullptr};
-      w.value(v, 1);
+      visit(w, v);
     } else if (type == ondemand::json_type::number) {
       // A number is read from its raw token, which leaves the document where it was: only
       // whitespace may follow the token.
@@ -397,6 +483,7 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
     if (type != ondemand::json_type::number && !doc.current_location().get(rest))
       throw failure{TRAILING_CONTENT, reinterpret_cast<const uint8_t *>(rest)};
   } catch (const failure &f) {
+    if (f.code == JI_CANCELLED) return f.code;
     size_t offset = len;
     if (f.where) {
       offset = size_t(f.where - buf);
@@ -411,6 +498,144 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
     return p->error;
   }
   return 0;
+}
+
+}  // namespace
+
+struct ji_stream final : record_sink {
+  ji_parser *p;
+  const uint8_t *buf;
+  size_t len;
+  std::vector<std::string> path_storage;
+  std::vector<std::string_view> path;
+  bool threaded;
+  std::thread worker;
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<std::vector<ji_node>> ready;  // complete batches, oldest first
+  std::vector<std::vector<ji_node>> spare;  // batches handed back, reused
+  std::vector<ji_node> held;                // the batch the reader has
+  bool started = false;
+  bool finished = false;
+  std::atomic<bool> cancelled{false};
+  int error = 0;
+  int shape_ = JI_RECORDS_MISSING;
+  size_t complete = 0;  // tape length up to the end of the last complete record
+
+  // A worker hands a batch over once it holds this many nodes (a few MB), at most two waiting.
+  static constexpr size_t batch_nodes = size_t(1) << 16;
+  static constexpr size_t max_ready = 2;
+
+  void shape(int s) override {
+    std::lock_guard<std::mutex> lock(m);
+    shape_ = s;
+  }
+
+  void record_done() override {
+    if (cancelled.load(std::memory_order_relaxed)) throw failure{JI_CANCELLED, nullptr};
+    if (threaded && p->nodes.size() >= batch_nodes) {
+      std::unique_lock<std::mutex> lock(m);
+      cv.wait(lock, [&] { return ready.size() < max_ready || cancelled; });
+      if (cancelled) throw failure{JI_CANCELLED, nullptr};
+      ready.push_back(std::move(p->nodes));
+      if (!spare.empty()) {
+        p->nodes = std::move(spare.back());
+        spare.pop_back();
+      }
+      p->nodes.clear();
+      p->nodes.reserve(batch_nodes + batch_nodes / 4);
+      cv.notify_all();
+    }
+    complete = p->nodes.size();
+  }
+
+  void run() {
+    int code = walk_document(p, buf, len, threaded ? batch_nodes + batch_nodes / 4 : len / 8 + 16,
+                             [&](walker &w, ondemand::value &v) { w.navigate(v, 1, 0, path, *this); });
+    std::lock_guard<std::mutex> lock(m);
+    if (code == 0 && p->nodes.size() > complete && path.empty()) {
+      // A scalar root: the whole document is one value.
+      shape_ = JI_RECORDS_SINGLE;
+      complete = p->nodes.size();
+    }
+    p->nodes.resize(complete);
+    if (!p->nodes.empty()) ready.push_back(std::move(p->nodes));
+    p->nodes = std::vector<ji_node>();
+    error = code;
+    finished = true;
+    cv.notify_all();
+  }
+};
+
+extern "C" {
+
+int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
+  return walk_document(p, buf, len, len / 8 + 16, [](walker &w, ondemand::value &v) { w.value(v, 1); });
+}
+
+ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const uint8_t *const *path,
+                           const size_t *path_lengths, size_t path_count, int threaded) {
+  try {
+    auto *s = new ji_stream();
+    s->p = p;
+    s->buf = buf;
+    s->len = len;
+    s->threaded = threaded != 0;
+    for (size_t i = 0; i < path_count; i++)
+      s->path_storage.emplace_back(reinterpret_cast<const char *>(path[i]), path_lengths[i]);
+    for (auto &key : s->path_storage) s->path.emplace_back(key);
+    if (s->threaded) {
+      try {
+        s->worker = std::thread([s] { s->run(); });
+        s->started = true;
+      } catch (const std::system_error &) {
+        s->threaded = false;  // no thread to be had: parse on the reader's thread
+      }
+    }
+    return s;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+int ji_stream_next(ji_stream *s, const ji_node **nodes, size_t *count) {
+  if (!s->started) {
+    s->started = true;
+    s->run();
+  }
+  std::unique_lock<std::mutex> lock(s->m);
+  if (s->held.capacity() > 0) {
+    s->held.clear();
+    s->spare.push_back(std::move(s->held));
+    s->held = std::vector<ji_node>();
+  }
+  s->cv.wait(lock, [&] { return !s->ready.empty() || s->finished; });
+  if (!s->ready.empty()) {
+    s->held = std::move(s->ready.front());
+    s->ready.erase(s->ready.begin());
+    s->cv.notify_all();
+    *nodes = s->held.data();
+    *count = s->held.size();
+    return 1;
+  }
+  *nodes = nullptr;
+  *count = 0;
+  return s->error ? -1 : 0;
+}
+
+int ji_stream_shape(ji_stream *s) {
+  std::lock_guard<std::mutex> lock(s->m);
+  return s->shape_;
+}
+
+void ji_stream_destroy(ji_stream *s) {
+  {
+    std::lock_guard<std::mutex> lock(s->m);
+    s->cancelled = true;
+    s->cv.notify_all();
+  }
+  if (s->worker.joinable()) s->worker.join();
+  delete s;
 }
 
 const ji_node *ji_nodes(const ji_parser *p, size_t *count) {

@@ -80,6 +80,37 @@ const char *ji_error_message(const ji_parser *parser);
 /// The byte offset at which the last error was found (clamped to the input length).
 size_t ji_error_offset(const ji_parser *parser);
 
+/// Streaming the records of a document: the elements of the array at a key path (records are
+/// handed over in batches as they are parsed, on a worker thread when asked), or the one value
+/// there. The whole document is validated as by ji_parse; a syntax error is reported after every
+/// record that precedes it.
+typedef struct ji_stream ji_stream;
+
+/// How the records sit in a streamed document.
+enum {
+  JI_RECORDS_MISSING = 0,   // the key path is not in the document
+  JI_RECORDS_ELEMENTS = 1,  // the elements of the array at the key path
+  JI_RECORDS_SINGLE = 2     // the value at the key path (whatever its type)
+};
+
+/// Starts streaming `len` bytes at `buf` (readable up to `len + ji_padding()`, unchanged until
+/// ji_stream_destroy) through `parser`, which must not be used otherwise meanwhile. `path` holds
+/// `path_count` keys of `path_lengths` bytes. With `threaded`, a worker thread parses ahead of
+/// the reader. NULL when out of memory.
+ji_stream *ji_stream_start(ji_parser *parser, const uint8_t *buf, size_t len, const uint8_t *const *path,
+                           const size_t *path_lengths, size_t path_count, int threaded);
+
+/// The next batch of records: `*nodes` holds `*count` nodes, one complete subtree per record,
+/// valid until the next call. Returns 1 for a batch, 0 at the end, -1 on a syntax error (the
+/// parser's ji_error_* describe it).
+int ji_stream_next(ji_stream *stream, const ji_node **nodes, size_t *count);
+
+/// How the records sit (JI_RECORDS_*): known with the first batch, or at the end.
+int ji_stream_shape(ji_stream *stream);
+
+/// Stops the worker, if any, and frees the stream.
+void ji_stream_destroy(ji_stream *stream);
+
 /// The 1-based line and column (in characters: UTF-8 lead bytes) of byte `offset` of `buf`.
 void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column);
 

@@ -17,7 +17,7 @@ struct JSONValue {
     fileprivate let nodes: UnsafeBufferPointer<ji_node>
     let index: Int
 
-    fileprivate init(nodes: UnsafeBufferPointer<ji_node>, index: Int) {
+    init(nodes: UnsafeBufferPointer<ji_node>, index: Int) {
         self.nodes = nodes
         self.index = index
     }

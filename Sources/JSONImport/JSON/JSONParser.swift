@@ -34,6 +34,87 @@ final class JSONParser {
         return JSONDocument(
             nodes: UnsafeBufferPointer(start: nodes, count: count), input: input, parser: self)
     }
+
+    /// How the records of a streamed document sit.
+    enum RecordShape {
+        /// The key path is not in the document.
+        case missing
+        /// The elements of the array at the key path.
+        case elements
+        /// The value at the key path, whatever its type.
+        case single
+    }
+
+    /// Reads the records at key `path` of `input` as they are parsed: `body` gets each in
+    /// document order, valid during the call only. With `threaded`, a worker thread parses ahead
+    /// of `body`, so parsing overlaps the work done with the records, and only a few MB of the
+    /// tape exist at a time however large the document. The whole document is validated: a
+    /// syntax error anywhere wins over an error `body` throws (the rest is read to find it).
+    /// - Returns: how the records sit.
+    /// - Throws: ``JSONSyntaxError``, or what `body` throws.
+    func forEachRecord(
+        in input: JSONInput, at path: [String], threaded: Bool, _ body: (JSONValue, RecordShape) throws -> Void
+    ) throws -> RecordShape {
+        let keys = path.map { Array($0.utf8) }
+        let stream: OpaquePointer = try withKeyPointers(keys) { pointers, lengths in
+            guard let stream = ji_stream_start(raw, input.base, input.count, pointers, lengths, keys.count, threaded ? 1 : 0)
+            else { throw JSONSyntaxError(input: input, offset: 0, message: "out of memory") }
+            return stream
+        }
+        defer { ji_stream_destroy(stream) }
+        var nodes: UnsafePointer<ji_node>?
+        var count = 0
+        func next() throws(JSONSyntaxError) -> UnsafeBufferPointer<ji_node>? {
+            switch ji_stream_next(stream, &nodes, &count) {
+            case 1: return UnsafeBufferPointer(start: nodes, count: count)
+            case 0: return nil
+            default:
+                throw JSONSyntaxError(input: input, offset: ji_error_offset(raw), message: String(cString: ji_error_message(raw)))
+            }
+        }
+        do {
+            while let batch = try next() {
+                let shape = Self.shape(ji_stream_shape(stream))
+                var index = 0
+                while index < batch.count {
+                    let value = JSONValue(nodes: batch, index: index)
+                    try body(value, shape)
+                    index = Int(batch[index].end)
+                }
+            }
+        } catch let error as JSONSyntaxError {
+            throw error
+        } catch {
+            while try next() != nil {}
+            throw error
+        }
+        return Self.shape(ji_stream_shape(stream))
+    }
+
+    private static func shape(_ raw: Int32) -> RecordShape {
+        switch raw {
+        case Int32(JI_RECORDS_ELEMENTS): return .elements
+        case Int32(JI_RECORDS_SINGLE): return .single
+        default: return .missing
+        }
+    }
+
+    /// Calls `body` with C pointers to `keys` and their lengths.
+    private func withKeyPointers<R>(
+        _ keys: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<UInt8>?>?, UnsafePointer<Int>?) throws -> R
+    ) throws -> R {
+        let lengths = keys.map(\.count)
+        let storage = keys.map { key -> UnsafeMutablePointer<UInt8> in
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(key.count, 1))
+            copy.initialize(from: key, count: key.count)
+            return copy
+        }
+        defer { storage.forEach { $0.deallocate() } }
+        let pointers: [UnsafePointer<UInt8>?] = storage.map { UnsafePointer($0) }
+        return try pointers.withUnsafeBufferPointer { p in
+            try lengths.withUnsafeBufferPointer { l in try body(p.baseAddress, l.baseAddress) }
+        }
+    }
 }
 
 /// Bytes to parse, kept with the padding simdjson reads past their end.

@@ -30,32 +30,32 @@ struct PayloadReader {
         }
     }
 
+    /// Documents from this size on are parsed on a worker thread, ahead of the import.
+    static let parseAheadSize = 1 << 20
+
     private func readDocument(_ body: (Record) throws -> Void) throws {
         let input = try readAll()
-        let document: JSONDocument
+        let path = root?.segments ?? []
+        var prefix = "$"
+        for segment in path { prefix = [PathComponent.key(segment)].rendered(after: prefix) }
+        var index = 0
+        let shape: JSONParser.RecordShape
         do {
-            document = try parser.parse(input)
-        } catch {
+            shape = try parser.forEachRecord(in: input, at: path, threaded: input.count >= Self.parseAheadSize) { value, shape in
+                if shape == .elements {
+                    try body(Record(value: value, index: index, path: "\(prefix)[\(index)]", line: nil, offset: value.offset))
+                    index += 1
+                } else if value.kind == .object {
+                    try body(Record(value: value, index: 0, path: prefix, line: nil, offset: value.offset))
+                } else {
+                    throw failure(.invalidRecord, "\(source.name): expected an object or an array of records at \(prefix), found \(value.summary)")
+                }
+            }
+        } catch let error as JSONSyntaxError {
             throw failure(.invalidJSON, "\(source.name):\(error.line):\(error.column): invalid JSON (byte \(error.offset)): \(error.message)")
         }
-        var value = document.root
-        var prefix = "$"
-        for segment in root?.segments ?? [] {
-            guard value.kind == .object, let next = value[segment] else {
-                throw failure(.invalidRecord, "\(source.name): the root key path '\(root!)' is not in the payload")
-            }
-            value = next
-            prefix = [PathComponent.key(segment)].rendered(after: prefix)
-        }
-        switch value.kind {
-        case .array:
-            for (i, element) in value.elements.enumerated() {
-                try body(Record(value: element, index: i, path: "\(prefix)[\(i)]", line: nil, offset: element.offset))
-            }
-        case .object:
-            try body(Record(value: value, index: 0, path: prefix, line: nil, offset: value.offset))
-        default:
-            throw failure(.invalidRecord, "\(source.name): expected an object or an array of records at \(prefix), found \(value.summary)")
+        if shape == .missing {
+            throw failure(.invalidRecord, "\(source.name): the root key path '\(root!)' is not in the payload")
         }
     }
 
