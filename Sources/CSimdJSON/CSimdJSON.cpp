@@ -143,41 +143,23 @@ class walker {
         return;
       }
       sink.shape(JI_RECORDS_ELEMENTS);
-      ondemand::array a;
-      check(v.get_array().get(a), v);
-      for (auto element : a) {
-        ondemand::value e;
-        if (auto err = std::move(element).get(e)) throw failure{err, nullptr};
+      elements(v, [&](ondemand::value &e) {
         value(e, depth + 1);
         sink.record_done();
-      }
+      });
       return;
     }
     if (type != ondemand::json_type::object) {
       discard(v, depth);
       return;
     }
-    ondemand::object o;
-    check(v.get_object().get(o), v);
-    size_t keys_start = p.keys.size();
-    std::unique_ptr<std::unordered_set<std::string_view>> large;
-    uint64_t seen = 0;
-    for (auto member : o) {
-      ondemand::field f;
-      if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
-      const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
-      std::string_view key;
-      if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
-      if (duplicate(key, keys_start, large, seen)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
-      p.keys.push_back(key);
-      ondemand::value fv = f.value();
+    members(v, [&](std::string_view key, ondemand::value &fv) {
       if (key == path[level]) {
         navigate(fv, depth + 1, level + 1, path, sink);
       } else {
         discard(fv, depth + 1);
       }
-    }
-    p.keys.resize(keys_start);
+    });
   }
 
   // `depth` counts the arrays and objects around the value, itself included when it is one.
@@ -290,28 +272,46 @@ class walker {
   template <class V>
   void array(V &v, size_t depth) {
     size_t i = push(JI_ARRAY, location(v));
+    uint32_t count = elements(v, [&](ondemand::value &e) { value(e, depth + 1); });
+    p.nodes[i].len = count;
+    p.nodes[i].end = uint32_t(p.nodes.size());
+  }
+
+  // Calls visit(element) for each element of array `v` and returns how many there are.
+  template <class V, class Visit>
+  uint32_t elements(V &v, Visit &&visit) {
     ondemand::array a;
     check(v.get_array().get(a), v);
     uint32_t count = 0;
     for (auto element : a) {
       ondemand::value e;
       if (auto err = std::move(element).get(e)) throw failure{err, nullptr};
-      value(e, depth + 1);
+      visit(e);
       count++;
     }
-    p.nodes[i].len = count;
-    p.nodes[i].end = uint32_t(p.nodes.size());
+    return count;
   }
 
   template <class V>
   void object(V &v, size_t depth) {
     size_t i = push(JI_OBJECT, location(v));
+    uint32_t count = members(v, [&](std::string_view key, ondemand::value &fv) {
+      push_string(key, nullptr);
+      value(fv, depth + 1);
+    });
+    p.nodes[i].len = count;
+    p.nodes[i].end = uint32_t(p.nodes.size());
+  }
+
+  // Calls visit(key, value) for each member of object `v` and returns how many there are.
+  // Duplicate keys are an error: small objects are checked by a scan, which a 64-bit filter of
+  // the keys seen so far skips for most keys; large objects switch to a hash set.
+  template <class V, class Visit>
+  uint32_t members(V &v, Visit &&visit) {
     ondemand::object o;
     check(v.get_object().get(o), v);
     uint32_t count = 0;
     size_t keys_start = p.keys.size();
-    // Small objects are checked for duplicate keys by a scan, which a 64-bit filter of the keys
-    // seen so far skips for most keys; large objects switch to a hash set.
     std::unique_ptr<std::unordered_set<std::string_view>> large;
     uint64_t seen = 0;
     for (auto member : o) {
@@ -322,14 +322,12 @@ class walker {
       if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
       if (duplicate(key, keys_start, large, seen)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
       p.keys.push_back(key);
-      push_string(key, nullptr);
       ondemand::value fv = f.value();
-      value(fv, depth + 1);
+      visit(key, fv);
       count++;
     }
     p.keys.resize(keys_start);
-    p.nodes[i].len = count;
-    p.nodes[i].end = uint32_t(p.nodes.size());
+    return count;
   }
 
   bool duplicate(std::string_view key, size_t start,

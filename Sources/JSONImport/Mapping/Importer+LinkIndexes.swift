@@ -7,8 +7,11 @@
 /// index as it was.
 struct LinkIndexes {
     /// Links inserted into a table before its index is set aside: below this, keeping it up to
-    /// date costs less than the schema change (every cached statement is prepared again).
-    static let setAsideAfter = 10_000
+    /// date costs less than the schema change (every cached statement is prepared again). Kept
+    /// low on purpose: dropping the index journals its pages, and a statement journal past
+    /// 64 KB moves to a temporary file that every later journaled statement of the import
+    /// (each update of a link column) would then write to.
+    static let setAsideAfter = 1_000
 
     /// Per link (by `linkIndex`): the link table's name, `nil` for links held in a column.
     let tables: [String?]
@@ -101,7 +104,8 @@ extension Importer {
     }
 
     private func restore(_ link: Int) throws(StoreError) {
-        try connection.execute(StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!, ifNotExists: true).create)
+        let index = StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!, ifNotExists: true)
+        try connection.withSmallPageCache { () throws(StoreError) in try connection.execute(index.create) }
         linkIndexes.isSetAside[link] = false
     }
 }

@@ -33,7 +33,7 @@ final class SQLiteConnection {
         }
         // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
         // rather than growing the cache past its 8 MB.
-        try execute("PRAGMA cache_size = -8192")
+        try execute("PRAGMA cache_size = -\(Self.pageCacheKB)")
         try execute("PRAGMA cache_spill = 500")
     }
 
@@ -53,11 +53,20 @@ final class SQLiteConnection {
         }
     }
 
+    /// The page cache's size in KB.
+    static let pageCacheKB = 8192
+
+    /// Runs `body` with a 1 MB page cache. SQLite sorts in memory up to the page cache's size
+    /// (building an index sorts its table's rows), so a large sort would otherwise add its full
+    /// size to the peak memory of an import.
+    func withSmallPageCache(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        try execute("PRAGMA cache_size = -1024")
+        defer { try? execute("PRAGMA cache_size = -\(Self.pageCacheKB)") }
+        try body()
+    }
+
     /// Process-wide settings, applied before the first connection opens.
-    private static let configureOnce: Void = {
-        _ = csqlite_disable_memory_statistics()
-        _ = csqlite_set_statement_journal_spill(4 << 20)
-    }()
+    private static let configureOnce: Void = { _ = csqlite_disable_memory_statistics() }()
 
     deinit {
         cache.removeAll()
