@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    @Test func memberLookupsWithACursorFindEveryKeyInAnyOrder() throws {
+        let doc = try JSONParser().parse(JSONInput(#"{"a": 1, "b": {"a": 2}, "c": 3, "": 4, "d": [5]}"#))
+        let root = doc.root
+        var cursor = JSONValue.MemberCursor()
+        func find(_ key: String, in value: JSONValue) -> String? {
+            var key = key
+            return key.withUTF8 { value.member(utf8: $0, cursor: &cursor) }.map(\.summary)
+        }
+        // In order, out of order, wrapping around, a missing key, and a nested object in between.
+        for key in ["a", "b", "c", "", "d", "c", "a", "x", "d", "b"] {
+            #expect(find(key, in: root) == root[key].map(\.summary), "key \(key)")
+        }
+        #expect(find("a", in: root["b"]!) == "number 2")
+        #expect(find("c", in: root) == "number 3")
+        #expect(find("a", in: root["d"]!) == nil)
+    }
+
     @Test func keepsHugeNumbersAsText() throws {
         let parser = JSONParser()
         let doc = try parser.parse(JSONInput("[123456789012345678901234567890, 1e400, 18446744073709551615]"))

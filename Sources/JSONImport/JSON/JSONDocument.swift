@@ -101,8 +101,40 @@ struct JSONValue {
 
     /// Looks up a member by its UTF-8 key bytes.
     func member(utf8 key: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        for (name, value) in members where name.count == key.count {
-            if key.isEmpty || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0 { return value }
+        var cursor = MemberCursor()
+        return member(utf8: key, cursor: &cursor)
+    }
+
+    /// Where the last member lookup in an object ended. Records list their keys in about the
+    /// order a mapping reads them, so the next lookup starts there and wraps around. Valid for
+    /// one tape: reset it when moving to another record.
+    struct MemberCursor {
+        fileprivate var object = -1
+        fileprivate var node = 0
+        fileprivate var ordinal = 0
+    }
+
+    /// Looks up a member by its UTF-8 key bytes, starting where `cursor` says the last lookup
+    /// in this object ended.
+    func member(utf8 key: UnsafeBufferPointer<UInt8>, cursor: inout MemberCursor) -> JSONValue? {
+        let count = kind == .object ? Int(node.len) : 0
+        guard count > 0 else { return nil }
+        var keyIndex = index + 1
+        var ordinal = 0
+        if cursor.object == index {
+            keyIndex = cursor.node
+            ordinal = cursor.ordinal
+        }
+        for _ in 0..<count {
+            let name = nodes[keyIndex]
+            let valueIndex = keyIndex + 1
+            ordinal += 1
+            keyIndex = ordinal == count ? index + 1 : Int(nodes[valueIndex].end)
+            if ordinal == count { ordinal = 0 }
+            if Int(name.len) == key.count && (key.isEmpty || memcmp(name.ptr, key.baseAddress!, key.count) == 0) {
+                cursor = MemberCursor(object: index, node: keyIndex, ordinal: ordinal)
+                return JSONValue(nodes: nodes, index: valueIndex)
+            }
         }
         return nil
     }

@@ -82,6 +82,7 @@ struct ImportRun {
     /// Imports one root record; returns its error when it was skipped.
     private func importRoot(_ record: PayloadReader.Record, from source: ImportSource, _ importer: Importer) throws -> ImportIssue? {
         importer.path.removeAll(keepingCapacity: true)
+        importer.memberCursor = JSONValue.MemberCursor()
         let isSkipping = options.onError == .skip
         if isSkipping {
             try store.connection.execute("SAVEPOINT record")

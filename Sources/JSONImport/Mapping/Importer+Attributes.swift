@@ -12,7 +12,8 @@ extension Importer {
         var current = json
         for segment in path {
             if current.isNull { return .null }
-            guard let next = segment.withUnsafeBufferPointer({ current.member(utf8: $0) }) else { return .missing }
+            guard let next = segment.withUnsafeBufferPointer({ current.member(utf8: $0, cursor: &memberCursor) })
+            else { return .missing }
             current = next
         }
         return current.isNull ? .null : .value(current)

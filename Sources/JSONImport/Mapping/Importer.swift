@@ -9,6 +9,8 @@ final class Importer {
     @exclusivity(unchecked) var tracker: RowTracker
     /// JSON path of the value being imported, within the current root record.
     @exclusivity(unchecked) var path: [PathComponent] = []
+    /// Where the last key lookup ended, within the current root record.
+    @exclusivity(unchecked) var memberCursor = JSONValue.MemberCursor()
     @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
     @exclusivity(unchecked) var rootRows: [Int64] = []
