@@ -92,14 +92,17 @@ final class Importer {
             && !isMissingRequired(values, entity)
         var existing: Existing?
         if !entity.spec.isOwned && !insertsFirst && !isKnownAbsent(entity, RowKey(key)) {
-            existing = try select(entity, key: key, values: values)
+            existing = untouchedStub(entity, key: key)
+            if existing == nil { existing = try select(entity, key: key, values: values) }
         } else if let ownedRow {
             existing = try select(entity, row: ownedRow, values: values)
         }
 
         let changesBefore = connection.totalChanges
         var newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
-        if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore {
+        if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore,
+            !(stale.isStub && tracker.isUntouchedStub(entity.index, stale.row))
+        {
             existing = try refreshColumns(stale, entity, json, preset: preset, values: values, into: &newColumns)
         }
         // A nested occurrence of the same key may have inserted the row meanwhile.
@@ -231,6 +234,15 @@ final class Importer {
         let columns: [Int64?]
         var isChanged: Bool
         let isStub: Bool
+    }
+
+    /// A stub this import inserted that nothing has written to since, known without a query. Its
+    /// record counts as a change whatever it holds: the row is new to this import either way.
+    private func untouchedStub(_ entity: EntityPlan, key: [Value]) -> Existing? {
+        guard let row = tracker.identity(entity.index, RowKey(key)), tracker.isUntouchedStub(entity.index, row) else {
+            return nil
+        }
+        return Existing(row: row, columns: Array(filledWith: nil, count: entity.selfColumns.count), isChanged: true, isStub: true)
     }
 
     private func select(_ entity: EntityPlan, key: [Value], values: [Value?]) throws(RecordError) -> Existing? {

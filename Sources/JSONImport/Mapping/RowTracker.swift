@@ -104,6 +104,13 @@ struct RowTracker {
         return flags & Self.statusMask == Status.inserted.rawValue && flags & Self.linkFlag == 0
     }
 
+    /// Whether the row is a stub this import inserted that no record has filled and no link
+    /// change has reached since: it holds its key, attribute defaults and no links.
+    func isUntouchedStub(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = rows[entity][row] else { return false }
+        return flags & Self.stubFlag != 0 && flags & Self.linkFlag == 0
+    }
+
     /// Keeps what an existing row held before the import's first change to it.
     mutating func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
         guard originals[entity][row] == nil else { return }
