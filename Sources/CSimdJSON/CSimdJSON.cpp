@@ -494,6 +494,10 @@ int walk_document(ji_parser *p, const uint8_t *buf, size_t len, size_t reserve, 
   } catch (const std::bad_alloc &) {
     fail(*p, MEMALLOC, 0);
     return p->error;
+  } catch (...) {
+    // Nothing else is expected; an exception must not leave a worker thread (or reach Swift).
+    fail(*p, UNEXPECTED_ERROR, 0);
+    return p->error;
   }
   return 0;
 }
