@@ -12,12 +12,13 @@
 #pragma clang attribute push(__attribute__((target("avx2,bmi,pclmul,lzcnt,popcnt"))), apply_to = function)
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <thread>
+#include <pthread.h>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -511,7 +512,8 @@ struct ji_stream final : record_sink {
   std::vector<std::string> path_storage;
   std::vector<std::string_view> path;
   bool threaded;
-  std::thread worker;
+  pthread_t worker{};
+  bool has_worker = false;
   std::mutex m;
   std::condition_variable cv;
   std::vector<std::vector<ji_node>> ready;  // complete batches, oldest first
@@ -540,6 +542,7 @@ struct ji_stream final : record_sink {
       cv.wait(lock, [&] { return ready.size() < max_ready || cancelled; });
       if (cancelled) throw failure{JI_CANCELLED, nullptr};
       ready.push_back(std::move(p->nodes));
+      complete = 0;
       if (!spare.empty()) {
         p->nodes = std::move(spare.back());
         spare.pop_back();
@@ -552,21 +555,38 @@ struct ji_stream final : record_sink {
   }
 
   void run() {
-    int code = walk_document(p, buf, len, threaded ? batch_nodes + batch_nodes / 4 : len / 8 + 16,
-                             [&](walker &w, ondemand::value &v) { w.navigate(v, 1, 0, path, *this); });
+    int code;
+    try {
+      code = walk_document(p, buf, len, threaded ? batch_nodes + batch_nodes / 4 : len / 8 + 16,
+                           [&](walker &w, ondemand::value &v) { w.navigate(v, 1, 0, path, *this); });
+    } catch (...) {
+      // Out of memory while describing an error: the short message needs no allocation.
+      code = p->error = MEMALLOC;
+      p->message = "out of memory";
+      p->error_offset = 0;
+    }
     std::lock_guard<std::mutex> lock(m);
     if (code == 0 && p->nodes.size() > complete && path.empty()) {
       // A scalar root: the whole document is one value.
       shape_ = JI_RECORDS_SINGLE;
       complete = p->nodes.size();
     }
-    p->nodes.resize(complete);
-    if (!p->nodes.empty()) ready.push_back(std::move(p->nodes));
+    p->nodes.resize(std::min(complete, p->nodes.size()));
+    try {
+      if (!p->nodes.empty()) ready.push_back(std::move(p->nodes));
+    } catch (...) {
+      code = p->error = MEMALLOC;
+      p->message = "out of memory";
+    }
     p->nodes = std::vector<ji_node>();
     error = code;
     finished = true;
     cv.notify_all();
   }
+
+  // The worker's stack: the walker recurses a few frames per nesting level, and threads other
+  // than the main one may get as little as 512 KB (macOS).
+  size_t stack_size() const { return std::max<size_t>(size_t(8) << 20, p->max_depth * 4096); }
 };
 
 extern "C" {
@@ -587,12 +607,18 @@ ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const u
       s->path_storage.emplace_back(reinterpret_cast<const char *>(path[i]), path_lengths[i]);
     for (auto &key : s->path_storage) s->path.emplace_back(key);
     if (s->threaded) {
-      try {
-        s->worker = std::thread([s] { s->run(); });
-        s->started = true;
-      } catch (const std::system_error &) {
-        s->threaded = false;  // no thread to be had: parse on the reader's thread
+      pthread_attr_t attr;
+      bool ok = false;
+      if (pthread_attr_init(&attr) == 0) {
+        ok = pthread_attr_setstacksize(&attr, s->stack_size()) == 0 &&
+             pthread_create(&s->worker, &attr, [](void *stream) -> void * {
+               static_cast<ji_stream *>(stream)->run();
+               return nullptr;
+             }, s) == 0;
+        pthread_attr_destroy(&attr);
       }
+      s->has_worker = s->started = ok;
+      if (!ok) s->threaded = false;  // no thread to be had: parse on the reader's thread
     }
     return s;
   } catch (...) {
@@ -636,7 +662,7 @@ void ji_stream_destroy(ji_stream *s) {
     s->cancelled = true;
     s->cv.notify_all();
   }
-  if (s->worker.joinable()) s->worker.join();
+  if (s->has_worker) pthread_join(s->worker, nullptr);
   delete s;
 }
 
