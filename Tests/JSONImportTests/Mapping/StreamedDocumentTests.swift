@@ -86,6 +86,15 @@ import Testing
         }
     }
 
+    @Test func theDeepestNestingAllowedParsesOnTheWorkerThread() throws {
+        let mapper = try makeMapper()
+        let depth = ImportOptions.maximumDepthLimit - 2
+        let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let payload = "[" + Self.records() + #", {"id": 999999, "extra": \#(deep)}]"#
+        let report = try mapper.importJSON(payload, as: "User", options: .init(maxDepth: ImportOptions.maximumDepthLimit))
+        #expect(report.records == Self.users + 1)
+    }
+
     @Test func aLargeSingleObjectIsOneRecord() throws {
         let mapper = try makeMapper()
         let topics = (0..<100_000).map { #""topic-\#($0)""# }.joined(separator: ",")
