@@ -35,6 +35,20 @@ struct LinkIndexes {
         isSetAside = startedEmpty
         isKept = startedEmpty
     }
+
+    /// Whether the index of `link` should be dropped now.
+    func isDue(_ link: Int) -> Bool {
+        tables[link] != nil && startedEmpty[link] && !isSetAside[link] && !isKept[link] && inserted[link] >= Self.setAsideAfter
+    }
+
+    /// A skippable record begins.
+    mutating func recordBegan() { builtInRecord.removeAll() }
+
+    /// A skipped record's savepoint rolled back the indexes built within it.
+    mutating func recordRolledBack() {
+        for link in builtInRecord { isSetAside[link] = true }
+        builtInRecord.removeAll()
+    }
 }
 
 extension Importer {
@@ -51,11 +65,7 @@ extension Importer {
     func countInsertedLinks(_ relationship: RelationshipPlan, _ count: Int) {
         let link = relationship.spec.linkIndex
         linkIndexes.inserted[link] &+= count
-        if linkIndexes.inserted[link] >= LinkIndexes.setAsideAfter && linkIndexes.startedEmpty[link]
-            && !linkIndexes.isSetAside[link] && !linkIndexes.isKept[link]
-        {
-            linkIndexes.isDue = true
-        }
+        if linkIndexes.isDue(link) { linkIndexes.isDue = true }
     }
 
     /// Drops the target indexes that became due; called between root records, where no
@@ -63,12 +73,9 @@ extension Importer {
     func setAsideDueLinkIndexes() {
         guard linkIndexes.isDue else { return }
         linkIndexes.isDue = false
-        for (link, table) in linkIndexes.tables.enumerated() {
-            guard let table, linkIndexes.startedEmpty[link], !linkIndexes.isSetAside[link], !linkIndexes.isKept[link],
-                linkIndexes.inserted[link] >= LinkIndexes.setAsideAfter
-            else { continue }
+        for link in linkIndexes.tables.indices where linkIndexes.isDue(link) {
             do {
-                try connection.execute("DROP INDEX IF EXISTS \(StorageSchema.targetIndex(ofLinkTable: table).name)")
+                try connection.execute("DROP INDEX IF EXISTS \(StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!).name)")
                 linkIndexes.isSetAside[link] = true
             } catch {
                 // A statement of the caller's is running on this connection: keep the index.
@@ -95,12 +102,6 @@ extension Importer {
         for link in linkIndexes.tables.indices where linkIndexes.isSetAside[link] {
             try restore(link)
         }
-    }
-
-    /// A skipped record's savepoint rolled back the indexes built within it.
-    func linkIndexesRolledBack() {
-        for link in linkIndexes.builtInRecord { linkIndexes.isSetAside[link] = true }
-        linkIndexes.builtInRecord.removeAll()
     }
 
     private func restore(_ link: Int) throws(StoreError) {

@@ -14,7 +14,8 @@ final class Importer {
     @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
     @exclusivity(unchecked) var rootRows: [Int64] = []
-    @exclusivity(unchecked) private var skippedJournal: [String] = []
+    /// Skipped links counted by the current skippable record, undone with it.
+    @exclusivity(unchecked) var skippedJournal: [String] = []
     /// Per entity: above zero while recent records were new rows, so inserting first pays.
     @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
@@ -391,28 +392,4 @@ final class Importer {
     }
 
     func fail(_ message: String) -> RecordError { RecordError(path: path, message: message) }
-
-    // MARK: Savepoint bookkeeping for skipped records
-
-    func beginRecord() {
-        tracker.beginRecord()
-        skippedJournal.removeAll(keepingCapacity: true)
-        linkIndexes.builtInRecord.removeAll()
-    }
-
-    func commitRecord() { tracker.commitRecord() }
-
-    func rollBackRecord() {
-        tracker.rollBackRecord()
-        for entity in written.indices { written[entity].removeAll() }
-        for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
-        skippedLinks = skippedLinks.filter { $0.value > 0 }
-        linkIndexesRolledBack()
-    }
-
-    func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {
-        let name = "\(entity.spec.name).\(relationship.spec.name)"
-        skippedLinks[name, default: 0] += 1
-        skippedJournal.append(name)
-    }
 }

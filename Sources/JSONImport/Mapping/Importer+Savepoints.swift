@@ -1,0 +1,25 @@
+/// Savepoint bookkeeping for records skipped under `onError: skip`: what the importer keeps
+/// beside the store is undone with the record.
+extension Importer {
+    func beginRecord() {
+        tracker.beginRecord()
+        skippedJournal.removeAll(keepingCapacity: true)
+        linkIndexes.recordBegan()
+    }
+
+    func commitRecord() { tracker.commitRecord() }
+
+    func rollBackRecord() {
+        tracker.rollBackRecord()
+        for entity in written.indices { written[entity].removeAll() }
+        for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
+        skippedLinks = skippedLinks.filter { $0.value > 0 }
+        linkIndexes.recordRolledBack()
+    }
+
+    func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {
+        let name = "\(entity.spec.name).\(relationship.spec.name)"
+        skippedLinks[name, default: 0] += 1
+        skippedJournal.append(name)
+    }
+}
