@@ -84,7 +84,7 @@ extension Mapper {
         run.dryRun = false
         return try store.withLock { store in
             let entity = try store.entityPlan(name)
-            try store.beginWrite()
+            try store.beginWrite(checkingForeignKeys: false)
             do {
                 let report = try importSources([source], as: name, options: run)
                 let values = try store.decode(type, entity: entity, rows: report.rootRows)

@@ -12,6 +12,9 @@ struct StoreHooks {
     var committed: [StoreChanges] = []
     /// The observers registered on the mapper; changes are only collected when there are some.
     var observers: ObserverRegistry?
+    /// SQLite's foreign-key enforcement is off for the open transaction (see
+    /// ``Store/beginWrite(checkingForeignKeys:)``).
+    var foreignKeysSetAside = false
 
     var collectsChanges: Bool { observers?.isEmpty == false }
 }
@@ -21,9 +24,32 @@ struct StoreHooks {
 /// failed one undoes only itself.
 extension Store {
     /// Begins a write: `BEGIN IMMEDIATE`, or a savepoint when a write is already open.
-    func beginWrite() throws(StoreError) {
-        try connection.execute(hooks.scopes.isEmpty ? "BEGIN IMMEDIATE" : "SAVEPOINT write")
+    ///
+    /// - Parameter checkingForeignKeys: `false` runs a new transaction without SQLite's
+    ///   foreign-key enforcement, for an import, which links only rows it has just read or
+    ///   written in the same transaction and whose deletions apply the `ON DELETE` actions
+    ///   themselves (see ``Deleter``). Enforcement costs every link insert a lookup of both rows
+    ///   it joins; it is back on when the transaction ends. A write nested in an open one keeps
+    ///   that one's setting (the pragma cannot change inside a transaction).
+    func beginWrite(checkingForeignKeys: Bool = true) throws(StoreError) {
+        if hooks.scopes.isEmpty && !checkingForeignKeys {
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            hooks.foreignKeysSetAside = true
+        }
+        do {
+            try connection.execute(hooks.scopes.isEmpty ? "BEGIN IMMEDIATE" : "SAVEPOINT write")
+        } catch {
+            if hooks.scopes.isEmpty { restoreForeignKeys() }
+            throw error
+        }
         hooks.scopes.append(ChangeLog())
+    }
+
+    /// Turns SQLite's foreign-key enforcement back on after a transaction that ran without it.
+    private func restoreForeignKeys() {
+        guard hooks.foreignKeysSetAside else { return }
+        try? connection.execute("PRAGMA foreign_keys = ON")
+        hooks.foreignKeysSetAside = false
     }
 
     /// Ends the innermost write, keeping its work; `changes` are what it did, for observers.
@@ -32,6 +58,7 @@ extension Store {
         precondition(!hooks.scopes.isEmpty, "commitWrite without beginWrite")
         let isOutermost = hooks.scopes.count == 1
         try connection.execute(isOutermost ? "COMMIT" : "RELEASE write")
+        if isOutermost { restoreForeignKeys() }
         var log = hooks.scopes.removeLast()
         if let changes { log.merge(changes) }
         if isOutermost {
@@ -48,6 +75,7 @@ extension Store {
         hooks.scopes.removeLast()
         if hooks.scopes.isEmpty {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            restoreForeignKeys()
         } else {
             try? connection.execute("ROLLBACK TO write; RELEASE write")
         }

@@ -99,8 +99,10 @@ final class Deleter {
         _ deletions: inout [Deletion]
     ) throws(StoreError) -> Int {
         let keys = readsKeys ? entity.spec.primaryKey.map(quote) : []
+        let marked = "SELECT id FROM \(markTable(entity)) WHERE round \(cascaded ? ">" : "=") 0"
+        try dropLinks(to: entity, from: marked)
         let statement = try connection.statement(
-            "DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT id FROM \(markTable(entity)) WHERE round \(cascaded ? ">" : "=") 0) RETURNING "
+            "DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (\(marked)) RETURNING "
                 + ([entity.rowID] + keys).joined(separator: ", "))
         var rows: [Int64] = []
         var keyValues: [[StoredValue]] = []
@@ -115,6 +117,25 @@ final class Deleter {
             }
         }
         return rows.count
+    }
+
+    /// Applies the `ON DELETE` actions of the stored links to the rows of `entity` that `rows`
+    /// selects, as SQLite's foreign-key enforcement would: their link-table rows go, foreign-key
+    /// columns pointing at them are cleared. Imports run without that enforcement (see
+    /// ``Store/beginWrite(checkingForeignKeys:)``), so a deletion never leaves it to SQLite.
+    private func dropLinks(to entity: EntityPlan, from rows: String) throws(StoreError) {
+        let name = entity.spec.name
+        for link in plan.spec.links {
+            switch link.storage {
+            case .linkTable(let table):
+                for (column, end) in [("source", link.source), ("target", link.target)] where end == name {
+                    try connection.execute("DELETE FROM \(quote(table)) WHERE \(quote(column)) IN (\(rows))")
+                }
+            case .foreignKey(let table, let column, let onSource, _):
+                guard (onSource ? link.target : link.source) == name else { continue }
+                try connection.execute("UPDATE \(quote(table)) SET \(quote(column)) = NULL WHERE \(quote(column)) IN (\(rows))")
+            }
+        }
     }
 
     /// The primary key of `row` (empty for an owned entity).

@@ -31,7 +31,7 @@ struct ImportRun {
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         var skippedKeys: [[StoredValue]] = []
-        try store.beginWrite()
+        try store.beginWrite(checkingForeignKeys: false)
         do {
             try importer.noteEmptyTables()
             for source in sources {

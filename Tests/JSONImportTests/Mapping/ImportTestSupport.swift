@@ -51,10 +51,21 @@ func makeMapper(_ yaml: String = githubYAML) throws -> Mapper {
 }
 
 extension Mapper {
-    /// Imports `json` text as `entity`.
+    /// Imports `json` text as `entity`, then expects every stored link to join rows that exist.
     @discardableResult
-    func importJSON(_ json: String, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
-        try importData(Data(json.utf8), as: entity, options: options)
+    func importJSON(
+        _ json: String, as entity: String, options: ImportOptions = .default,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> ImportReport {
+        defer { expectLinksIntact(sourceLocation: sourceLocation) }
+        return try importData(Data(json.utf8), as: entity, options: options)
+    }
+
+    /// Expects `PRAGMA foreign_key_check` to find nothing: imports run without SQLite's
+    /// foreign-key enforcement and apply the links' `ON DELETE` actions themselves.
+    func expectLinksIntact(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let broken = try? rows("PRAGMA foreign_key_check")
+        #expect(broken?.isEmpty == true, "links to missing rows: \(broken ?? [])", sourceLocation: sourceLocation)
     }
 
     /// Rows of `sql` against the store, for assertions.
