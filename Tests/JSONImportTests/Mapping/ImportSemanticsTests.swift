@@ -26,6 +26,22 @@ import Testing
         #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
     }
 
+    @Test func foreignKeysAreEnforcedAgainAfterEveryKindOfImport() throws {
+        let mapper = try makeMapper()
+        let enforced: () throws -> Bool = { try mapper.rows("PRAGMA foreign_keys") == [[.integer(1)]] }
+        try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": ["a"]}]}"#, as: "User")
+        #expect(try enforced())
+        #expect(throws: ImportError.self) { try mapper.importJSON(#"{"id": 2, "repos": [{"id": 6}]}"#, as: "User") }
+        #expect(try enforced())
+        try mapper.importJSON(#"{"id": 3}"#, as: "User", options: .init(dryRun: true))
+        #expect(try enforced())
+        try mapper.write { try mapper.importJSON(#"{"id": 4, "follower_ids": [1]}"#, as: "User") }
+        #expect(try enforced())
+        #expect(throws: StoreError.self) {
+            try mapper.rows(#"INSERT INTO "User_followers" ("source", "target", "position") VALUES (1, 99, 0)"#)
+        }
+    }
+
     @Test func skipLeavesOutTheBadRecordWholeAndKeepsTheRest() throws {
         let mapper = try makeMapper()
         let payload = #"[{"id": 1, "login": "a"}, {"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "stars": -1, "name": "y"}]}, {"id": 3}]"#
