@@ -15,7 +15,7 @@ struct CleanupPass {
     ///
     /// - Returns: the deleted rows that existed before the operation.
     /// - Throws: ``DeleteError`` when an orphan's `deny` relationship refuses, ``StoreError``.
-    func run(_ deleter: Deleter, tracker: inout RowTracker) throws -> [Deletion] {
+    func run(_ deleter: Deleter, tracker: RowTracker) throws -> [Deletion] {
         var deletions: [Deletion] = []
         let followedCascades = deleter.followsCascades
         deleter.followsCascades = true
@@ -23,7 +23,7 @@ struct CleanupPass {
         while true {
             try deleter.reset()
             guard try markUnreachable(deleter) > 0 else { break }
-            let outcome = try deleter.apply(.orphan, tracker: &tracker)
+            let outcome = try deleter.apply(.orphan, tracker: tracker)
             deletions += outcome.deletions
             // Unreachable rows link to nothing reachable that their removal could orphan;
             // rows a cascade deleted beyond them might.

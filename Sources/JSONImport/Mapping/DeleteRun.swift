@@ -15,10 +15,10 @@ struct DeleteRun {
         return try run(report) { deleter, tracker in
             deleter.followsCascades = options.cascade
             try deleter.mark(entity, query.sql, query.parameters)
-            let outcome = try deleter.apply(.delete, tracker: &tracker)
+            let outcome = try deleter.apply(.delete, tracker: tracker)
             var deletions = outcome.deletions
             deletions += try store.cleanUp(
-                isOn: options.cleanup, mayHaveOrphans: outcome.deleted > 0, deleter: deleter, tracker: &tracker)
+                isOn: options.cleanup, mayHaveOrphans: outcome.deleted > 0, deleter: deleter, tracker: tracker)
             return deletions
         }
     }
@@ -36,9 +36,9 @@ struct DeleteRun {
                     try deleter.mark(
                         entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < ?", [.real(cutoff)])
                 }
-                deletions += try deleter.apply(.evict, tracker: &tracker).deletions
+                deletions += try deleter.apply(.evict, tracker: tracker).deletions
             }
-            deletions += try store.cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: &tracker)
+            deletions += try store.cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: tracker)
             return deletions
         }
     }
@@ -46,16 +46,16 @@ struct DeleteRun {
     /// Runs `body` in a write transaction with a fresh deleter and tracker, then writes the
     /// bookkeeping and fills `report` from the tracker.
     private func run(
-        _ report: ImportReport, _ body: (Deleter, inout RowTracker) throws -> [Deletion]
+        _ report: ImportReport, _ body: (Deleter, RowTracker) throws -> [Deletion]
     ) throws -> ImportReport {
         let connection = store.connection
         let deleter = Deleter(connection: connection, plan: store.plan)
         deleter.readsKeys = explain || store.hooks.collectsChanges
-        var tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
+        let tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
         try store.recordedWrite {
             try deleter.reset()
-            let deletions = try body(deleter, &tracker)
+            let deletions = try body(deleter, tracker)
             try writeUpdatedAt(tracker)
             report.addCounts(from: tracker, plan: store.plan)
             if explain { report.deletions = deletions }

@@ -70,7 +70,7 @@ extension Deleter {
 
     /// Counts as `updated` every surviving row that reads a link to a marked row (see the
     /// counting rule on ``Deleter``).
-    func touchNeighbours(_ tracker: inout RowTracker) throws(StoreError) {
+    func touchNeighbours(_ tracker: RowTracker) throws(StoreError) {
         for link in plan.spec.links {
             let source = plan.entity(named: link.source)!
             let target = plan.entity(named: link.target)!

@@ -9,7 +9,7 @@
 /// let deleter = Deleter(connection: connection, plan: plan)
 /// try deleter.reset()
 /// try deleter.mark(user, "SELECT \"id\" FROM \"User\" WHERE \"id\" IN (1, 2)")
-/// let outcome = try deleter.apply(.delete, tracker: &tracker)
+/// let outcome = try deleter.apply(.delete, tracker: tracker)
 /// ```
 ///
 /// Counting (SPEC 2.2): a deleted row counts under `deleted` when it existed before the
@@ -78,16 +78,16 @@ final class Deleter {
     ///   - reason: why the marked rows go; rows reached by cascades get `cascade`.
     ///   - tracker: the operation's counts; deleted rows leave it, neighbours become `updated`.
     /// - Throws: ``DeleteError`` when `deny` refuses, ``StoreError`` for store failures.
-    func apply(_ reason: Deletion.Reason, tracker: inout RowTracker) throws -> Outcome {
+    func apply(_ reason: Deletion.Reason, tracker: RowTracker) throws -> Outcome {
         var outcome = Outcome()
         guard counts.contains(where: { $0 > 0 }) else { return outcome }
         if followsCascades { outcome.cascaded = try markCascades() }
         try checkDenials(reason)
-        try touchNeighbours(&tracker)
+        try touchNeighbours(tracker)
         for entity in plan.entities where counts[entity.index] > 0 {
-            outcome.deleted += try delete(entity, cascaded: false, reason, &tracker, &outcome.deletions)
+            outcome.deleted += try delete(entity, cascaded: false, reason, tracker, &outcome.deletions)
             if followsCascades {
-                outcome.deleted += try delete(entity, cascaded: true, reason, &tracker, &outcome.deletions)
+                outcome.deleted += try delete(entity, cascaded: true, reason, tracker, &outcome.deletions)
             }
         }
         return outcome
@@ -95,7 +95,7 @@ final class Deleter {
 
     /// Deletes the marked rows of `entity` of one kind (marked, or reached by cascades).
     private func delete(
-        _ entity: EntityPlan, cascaded: Bool, _ reason: Deletion.Reason, _ tracker: inout RowTracker,
+        _ entity: EntityPlan, cascaded: Bool, _ reason: Deletion.Reason, _ tracker: RowTracker,
         _ deletions: inout [Deletion]
     ) throws(StoreError) -> Int {
         let keys = readsKeys ? entity.spec.primaryKey.map(quote) : []

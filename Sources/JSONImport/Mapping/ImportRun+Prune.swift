@@ -14,12 +14,12 @@ extension ImportRun {
         if options.prune {
             try deleter.reset()
             try markPruned(deleter, importer, skippedKeys: skippedKeys)
-            let outcome = try deleter.apply(.prune, tracker: &importer.tracker)
+            let outcome = try deleter.apply(.prune, tracker: importer.tracker)
             deletions += outcome.deletions
             if outcome.deleted > 0 { mayHaveOrphans = true }
         }
         deletions += try store.cleanUp(
-            isOn: options.cleanup, mayHaveOrphans: mayHaveOrphans, deleter: deleter, tracker: &importer.tracker)
+            isOn: options.cleanup, mayHaveOrphans: mayHaveOrphans, deleter: deleter, tracker: importer.tracker)
         return deletions
     }
 

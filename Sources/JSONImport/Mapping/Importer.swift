@@ -6,7 +6,7 @@ final class Importer {
     let connection: SQLiteConnection
     let plan: ImportPlan
     let now: Double
-    @exclusivity(unchecked) var tracker: RowTracker
+    let tracker: RowTracker
     /// JSON path of the value being imported, within the current root record.
     @exclusivity(unchecked) var path: [PathComponent] = []
     /// Where the last key lookup ended, within the current root record.

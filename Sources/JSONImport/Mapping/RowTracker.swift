@@ -1,12 +1,14 @@
 /// What one import did to each row it touched, counted by net effect (SPEC 2.2 "Counting"),
 /// with an undo log so that a record skipped under `onError: skip` leaves no trace.
-struct RowTracker {
+///
+/// One per operation, used by the one thread running it (hence no run-time exclusivity checks).
+final class RowTracker {
     enum Status: UInt8 { case unchanged, updated, inserted }
 
     /// Per entity, per row: the status in the low bits, `seenFlag` when the import contained a
     /// record for the row (its `_seen_at` advances), `touchedFlag` on every touched row, and the
     /// stub and known marks (which alone do not make a row touched).
-    private var rows: [RowFlagMap]
+    @exclusivity(unchecked) private var rows: [RowFlagMap]
     private static let statusMask: UInt8 = 0b11
     private static let seenFlag: UInt8 = 0b100
     /// Set when a link set of the row changed (its own or a neighbour's write).
@@ -19,25 +21,25 @@ struct RowTracker {
     private static let knownFlag: UInt8 = 0b100_0000
     /// Per entity: the stored attributes and link columns of rows that existed before the
     /// import, as they were when the import first changed them (for counting by net effect).
-    private var originals: [[Int64: [StoredValue]]]
+    @exclusivity(unchecked) private var originals: [[Int64: [StoredValue]]]
     /// Rows deleted by this import that existed before it.
-    private(set) var deleted: [Int]
-    private(set) var orphansRemoved: [Int]
+    @exclusivity(unchecked) private(set) var deleted: [Int]
+    @exclusivity(unchecked) private(set) var orphansRemoved: [Int]
     /// Identity cache: primary key → row id, for rows known to exist now. Entities whose key is
     /// the row id itself only need to know which ids exist (`knownFlag`).
-    private var identities: [[RowKey: Int64]]
+    @exclusivity(unchecked) private var identities: [[RowKey: Int64]]
     private let keyIsRowID: [Bool]
     /// Set when a link to an entity with `cleanup: orphans` was removed, or such a row was
     /// inserted without a link: only then can the clean-up pass find anything.
-    var mayHaveOrphans = false
+    @exclusivity(unchecked) var mayHaveOrphans = false
 
     private enum Undo {
         case row(Int, Int64, UInt8?)
         case identity(Int, RowKey)
         case original(Int, Int64)
     }
-    private var undo: [Undo] = []
-    private var isJournaling = false
+    @exclusivity(unchecked) private var undo: [Undo] = []
+    @exclusivity(unchecked) private var isJournaling = false
 
     init(keyIsRowID: [Bool]) {
         let count = keyIsRowID.count
@@ -78,7 +80,7 @@ struct RowTracker {
     }
 
     /// Records that the import contained a record for a row, and what it did to it.
-    mutating func touch(_ entity: Int, _ row: Int64, _ status: Status, seen: Bool) {
+    func touch(_ entity: Int, _ row: Int64, _ status: Status, seen: Bool) {
         update(entity, row) { old in
             let oldStatus = (old ?? 0) & Self.statusMask
             return ((old ?? 0) & ~Self.statusMask) | max(oldStatus, status.rawValue) | (seen ? Self.seenFlag : 0)
@@ -86,12 +88,12 @@ struct RowTracker {
     }
 
     /// Records that a row was touched; `inserted` wins over `updated`, which wins over `unchanged`.
-    mutating func touch(_ entity: Int, _ row: Int64, _ status: Status) {
+    func touch(_ entity: Int, _ row: Int64, _ status: Status) {
         touch(entity, row, status, seen: false)
     }
 
     /// A link of an existing row changed: `updated` unless the row is new to this import.
-    mutating func linkChanged(_ entity: Int, _ row: Int64) {
+    func linkChanged(_ entity: Int, _ row: Int64) {
         touch(entity, row, .updated, seen: false)
         update(entity, row) { ($0 ?? 0) | Self.linkFlag }
     }
@@ -112,7 +114,7 @@ struct RowTracker {
     }
 
     /// Keeps what an existing row held before the import's first change to it.
-    mutating func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
+    func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
         guard originals[entity][row] == nil else { return }
         originals[entity][row] = values
         if isJournaling { undo.append(.original(entity, row)) }
@@ -137,31 +139,31 @@ struct RowTracker {
     }
 
     /// Counts a row `unchanged` after all (its changes cancelled out).
-    mutating func markUnchanged(_ entity: Int, _ row: Int64) {
+    func markUnchanged(_ entity: Int, _ row: Int64) {
         guard let flags = rows[entity][row] else { return }
         rows[entity][row] = (flags & ~Self.statusMask) | Status.unchanged.rawValue
     }
 
-    private mutating func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
+    private func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
         let old = rows[entity][row]
         set(entity, row, from: old, to: change(old) | Self.touchedFlag)
     }
 
     /// Sets or clears `flag` on a row without touching it.
-    private mutating func mark(_ entity: Int, _ row: Int64, _ flag: UInt8, _ on: Bool) {
+    private func mark(_ entity: Int, _ row: Int64, _ flag: UInt8, _ on: Bool) {
         let old = rows[entity][row]
         set(entity, row, from: old, to: on ? (old ?? 0) | flag : (old ?? 0) & ~flag)
     }
 
-    private mutating func set(_ entity: Int, _ row: Int64, from old: UInt8?, to new: UInt8) {
+    private func set(_ entity: Int, _ row: Int64, from old: UInt8?, to new: UInt8) {
         guard new != old ?? 0 else { return }
         if isJournaling { undo.append(.row(entity, row, old)) }
         rows[entity][row] = new
     }
 
-    mutating func markStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, true) }
+    func markStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, true) }
 
-    mutating func clearStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, false) }
+    func clearStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, false) }
 
     /// How many rows this import created as stubs that are stubs still.
     func stubCount(of entity: Int) -> Int {
@@ -181,7 +183,7 @@ struct RowTracker {
     /// the key up in the store), so memory stays bounded however large the import.
     static let identityCacheLimit = 200_000
 
-    mutating func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
+    func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
         if keyIsRowID[entity] {
             mark(entity, row, Self.knownFlag, true)
             return
@@ -198,7 +200,7 @@ struct RowTracker {
     /// - Returns: for each row, whether it existed before the import (rows the import both
     ///   created and deleted count nowhere).
     @discardableResult
-    mutating func removed(_ entity: Int, _ removedRows: [Int64], asOrphans: Bool) -> [Bool] {
+    func removed(_ entity: Int, _ removedRows: [Int64], asOrphans: Bool) -> [Bool] {
         guard !removedRows.isEmpty else { return [] }
         var result: [Bool] = []
         result.reserveCapacity(removedRows.count)
@@ -221,17 +223,17 @@ struct RowTracker {
     // MARK: Savepoints
 
     /// Starts journaling changes so that `rollBackRecord()` can undo them.
-    mutating func beginRecord() {
+    func beginRecord() {
         undo.removeAll(keepingCapacity: true)
         isJournaling = true
     }
 
-    mutating func commitRecord() {
+    func commitRecord() {
         isJournaling = false
         undo.removeAll(keepingCapacity: true)
     }
 
-    mutating func rollBackRecord() {
+    func rollBackRecord() {
         isJournaling = false
         for entry in undo.reversed() {
             switch entry {

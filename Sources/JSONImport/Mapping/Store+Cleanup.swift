@@ -7,14 +7,14 @@ extension Store {
     /// Runs the clean-up pass if `isOn` and it can find anything (`mayHaveOrphans`, or an earlier
     /// operation skipped it); if off, remembers that it is pending. Call inside the operation's
     /// transaction.
-    func cleanUp(isOn: Bool, mayHaveOrphans: Bool, deleter: Deleter, tracker: inout RowTracker) throws -> [Deletion] {
+    func cleanUp(isOn: Bool, mayHaveOrphans: Bool, deleter: Deleter, tracker: RowTracker) throws -> [Deletion] {
         guard isOn else {
             if mayHaveOrphans { try setCleanupPending(true) }
             return []
         }
         let isPending = try isCleanupPending()
         guard mayHaveOrphans || isPending else { return [] }
-        let deletions = try CleanupPass(connection: connection, plan: plan).run(deleter, tracker: &tracker)
+        let deletions = try CleanupPass(connection: connection, plan: plan).run(deleter, tracker: tracker)
         if isPending { try setCleanupPending(false) }
         return deletions
     }
