@@ -1,7 +1,8 @@
 /// Deletes sets of rows with their relationships' `onDelete` rules (SPEC 2.5), set-based:
 /// the rows to delete are marked in one temporary table of row ids per entity, cascades grow
 /// those tables a step at a time until nothing new is reached, `deny` is checked against them,
-/// and each entity's rows go in one `DELETE … WHERE rowid IN (SELECT …)`.
+/// and each entity's rows go in one `DELETE … WHERE rowid IN (SELECT …)`, after the links'
+/// `ON DELETE` actions (link rows deleted, link columns cleared), which it applies itself.
 ///
 /// Prune, `delete`, eviction and the clean-up pass all go through one `Deleter`:
 ///
