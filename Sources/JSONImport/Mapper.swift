@@ -109,7 +109,8 @@ public final class Mapper: Sendable {
 
     /// Imports payloads from any mix of sources, in one transaction.
     ///
-    /// - Parameter progress: called while the import runs, about ten times a second.
+    /// - Parameter progress: called while the import runs, about ten times a second, on the
+    ///   importing thread; like a validator, it may read through the mapper but not write.
     public func importSources(
         _ sources: [ImportSource], as entity: String, options: ImportOptions = .default,
         progress: ImportProgress.Handler? = nil

@@ -13,7 +13,8 @@ extension Mapper {
     ///
     /// The closure sees only the record's attributes (``RecordFields``): the values the payload
     /// holds, not what is already stored. It runs inside the import's transaction, on the
-    /// importing thread, and should not write through the mapper.
+    /// importing thread: it may read through the mapper (and sees the import's work so far),
+    /// but a write through it throws ``StoreError`` `writeDuringImport`.
     ///
     /// ```swift
     /// try mapper.setValidator(for: "User") { record in

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// - Writes go through one writer connection behind a lock. The thread holding the lock may
 ///   take it again, so the operations inside a ``Mapper/write(_:)`` block (and validators
-///   calling back into the mapper) join the block's transaction instead of deadlocking.
+///   reading through the mapper) join the block's transaction instead of deadlocking.
 /// - Reads on other threads use read-only connections of their own, each in a read
 ///   transaction, so they run while a write is in progress and see the last committed state
 ///   (SQLite's WAL). A private in-memory store has no second connection: its reads take the

@@ -15,6 +15,10 @@ struct StoreHooks {
     /// SQLite's foreign-key enforcement is off for the open transaction (see
     /// ``Store/beginWrite(checkingForeignKeys:)``).
     var foreignKeysSetAside = false
+    /// An import is running: its validators and progress handler run on the thread holding the
+    /// write lock, and must not write (the import's caches of what the store holds would go
+    /// stale, and without foreign-key enforcement nothing would catch it).
+    var isImporting = false
 
     var collectsChanges: Bool { observers?.isEmpty == false }
 }
@@ -32,9 +36,18 @@ extension Store {
     ///   it joins; it is back on when the transaction ends. A write nested in an open one keeps
     ///   that one's setting (the pragma cannot change inside a transaction).
     func beginWrite(checkingForeignKeys: Bool = true) throws(StoreError) {
-        if hooks.scopes.isEmpty && !checkingForeignKeys {
-            try connection.execute("PRAGMA foreign_keys = OFF")
-            hooks.foreignKeysSetAside = true
+        guard !hooks.isImporting else {
+            throw StoreError(
+                .writeDuringImport,
+                "cannot write through the mapper while an import is running (from a validator or progress handler)")
+        }
+        if hooks.scopes.isEmpty {
+            if checkingForeignKeys {
+                restoreForeignKeys()
+            } else {
+                try connection.execute("PRAGMA foreign_keys = OFF")
+                hooks.foreignKeysSetAside = true
+            }
         }
         do {
             try connection.execute(hooks.scopes.isEmpty ? "BEGIN IMMEDIATE" : "SAVEPOINT write")
@@ -45,9 +58,11 @@ extension Store {
         hooks.scopes.append(ChangeLog())
     }
 
-    /// Turns SQLite's foreign-key enforcement back on after a transaction that ran without it.
+    /// Turns SQLite's foreign-key enforcement back on after a transaction that ran without it
+    /// (outside a transaction only: the pragma does nothing inside one, so a transaction a failed
+    /// `ROLLBACK` left open keeps it off until the next write begins).
     private func restoreForeignKeys() {
-        guard hooks.foreignKeysSetAside else { return }
+        guard hooks.foreignKeysSetAside, !connection.isInTransaction else { return }
         try? connection.execute("PRAGMA foreign_keys = ON")
         hooks.foreignKeysSetAside = false
     }

@@ -32,6 +32,8 @@ struct ImportRun {
 
         var skippedKeys: [[StoredValue]] = []
         try store.beginWrite(checkingForeignKeys: false)
+        store.hooks.isImporting = true
+        defer { store.hooks.isImporting = false }
         do {
             try importer.noteEmptyTables()
             for source in sources {

@@ -34,6 +34,30 @@ import Testing
         #expect(try mapper.count(APIRepo.self) == 0)
     }
 
+    @Test func validatorsMayReadThroughTheMapperButNotWrite() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 1}"#, as: "User")
+        let counted = Mutex<[Int]>([])
+        try mapper.setValidator(for: "User") { record in
+            let count = try mapper.count(APIUser.self)
+            counted.withLock { $0.append(count) }
+            if try record.value("id", as: Int.self) == 3 { try mapper.destroy(APIUser.self, id: 1) }
+        }
+        try mapper.importJSON(#"[{"id": 2, "follower_ids": [1]}]"#, as: "User")
+        #expect(counted.withLock { $0 } == [1])
+        #expect {
+            try mapper.importJSON(#"[{"id": 3}, {"id": 4, "follower_ids": [1]}]"#, as: "User")
+        } throws: { error in
+            guard let error = error as? ImportError, let issue = error.report.errors.first else { return false }
+            return issue.record == 0 && issue.message.hasPrefix("rejected by validation: cannot write through the mapper while an import is running")
+        }
+        try mapper.setValidator(for: "User", nil)
+        #expect(try mapper.all(APIUser.self).map(\.id) == [1, 2])
+        #expect(try mapper.rows(#"SELECT "source", "target" FROM "User_followers""#) == [[.integer(2), .integer(1)]])
+        try mapper.destroy(APIUser.self, id: 1)
+        #expect(try mapper.all(APIUser.self).map(\.id) == [2])
+    }
+
     @Test func validatorsSeeConvertedValuesAndApplyToSaves() throws {
         let mapper = try makeMapper()
         let seen = Mutex<[String]>([])

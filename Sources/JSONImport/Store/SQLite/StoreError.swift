@@ -43,6 +43,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let constraint = Code(rawValue: "constraint")
         /// Any other SQLite failure.
         public static let sqlite = Code(rawValue: "sqlite")
+        /// A validator or progress handler tried to write through the mapper while its import
+        /// runs (it may read).
+        public static let writeDuringImport = Code(rawValue: "writeDuringImport")
     }
 
     /// The message, followed by `(in: SQL)` when a statement failed.
