@@ -132,7 +132,9 @@ extension Importer {
             throw fail("expected array for \(relationship.spec.name), found \(json.summary)")
         }
         let hasNoLinks = isNew || tracker.isNewWithoutLinks(entity.index, row)
-        let current = hasNoLinks ? [] : try currentLinks(relationship, of: entity, row: row)
+        var current = hasNoLinks ? [] : try currentLinks(relationship, of: entity, row: row)
+        let link = relationship.spec.linkIndex
+        let writesBefore = linkSetWrites[link]
         let count = json.map { isMany ? $0.count : 1 } ?? 0
         var targets: [Int64] = []
         targets.reserveCapacity(count)
@@ -161,6 +163,9 @@ extension Importer {
                 try each(json)
             }
         }
+        // A nested record may be this very row (or link to it through the same table): what it
+        // wrote is the current state now.
+        if linkSetWrites[link] != writesBefore { current = try currentLinks(relationship, of: entity, row: row) }
         try apply(relationship, of: entity, row: row, current: current, targets: targets,
                   isAppend: isAppend, presetPrevious: presetPrevious)
     }
@@ -244,6 +249,7 @@ extension Importer {
             }
             countInsertedLinks(relationship, added.count)
         }
+        if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
         tracker.linkChanged(entity.index, row)
         if relationship.otherSideReads {
             for target in added { tracker.linkChanged(other, target) }

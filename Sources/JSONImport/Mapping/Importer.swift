@@ -26,6 +26,8 @@ final class Importer {
     @exclusivity(unchecked) private var startedEmpty: [Bool]
     /// Link-table indexes set aside while the import fills the tables (see ``LinkIndexes``).
     @exclusivity(unchecked) var linkIndexes: LinkIndexes
+    /// Per link (by index): how many link sets stored in a link table this import has written.
+    @exclusivity(unchecked) var linkSetWrites: [Int]
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -38,6 +40,7 @@ final class Importer {
         self.written = Array(repeating: [:], count: plan.entities.count)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
+        self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.

@@ -42,6 +42,16 @@ import Testing
         }
     }
 
+    @Test func aRecordNestedInItsOwnLinkSetIsOverriddenByTheOuterList() throws {
+        let mapper = try makeMapper()
+        let followers = #"SELECT "target" FROM "User_followers" WHERE "source" = 1 ORDER BY "position""#
+        try mapper.importJSON(#"{"id": 1, "follower_ids": [{"id": 1, "follower_ids": [2]}, 2]}"#, as: "User")
+        #expect(try mapper.rows(followers) == [[.integer(1)], [.integer(2)]])
+        let report = try mapper.importJSON(#"{"id": 1, "follower_ids": [3, {"id": 1, "follower_ids": [4, 2]}]}"#, as: "User")
+        #expect(try mapper.rows(followers) == [[.integer(3)], [.integer(1)]])
+        #expect(report.counts(for: "User").list == [2, 1, 0, 0])
+    }
+
     @Test func skipLeavesOutTheBadRecordWholeAndKeepsTheRest() throws {
         let mapper = try makeMapper()
         let payload = #"[{"id": 1, "login": "a"}, {"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "stars": -1, "name": "y"}]}, {"id": 3}]"#
