@@ -64,9 +64,12 @@ struct RowFlagMap {
             blocks.append([UInt8](repeating: 0, count: Self.pagesPerBlock * Self.pageSize))
         }
         let first = page << Self.pageBits
-        for slot in 0..<Int64(Self.pageSize) {
+        // Rows usually arrive in id order, so the page's rows are found well before its end.
+        var remaining = sparseRowsPerPage[page, default: 0]
+        for slot in 0..<Int64(Self.pageSize) where remaining > 0 {
             if let flags = sparse.removeValue(forKey: first + slot) {
                 blocks[index / Self.pagesPerBlock][Self.offset(index, first + slot)] = flags
+                remaining -= 1
             }
         }
         sparseRowsPerPage[page] = nil

@@ -3,15 +3,16 @@ import Testing
 
 @Suite struct RowFlagMapTests {
     /// Row ids: dense, sparse 64-bit ones, and one page filling up past the point where it gets
-    /// a page of its own.
+    /// a page of its own (in id order, and from its end).
     static let cases: [String: [Int64]] = [
         "dense": (0..<5_000).map { Int64($0) },
         "sparse": (0..<5_000).map { (i: Int) -> Int64 in Int64(bitPattern: UInt64(i) &* 0x9E37_79B9_7F4A_7C15) },
         "filling": (0..<40).map { Int64(7 * 1024 + $0 * 3) },
+        "filling backwards": (0..<40).map { Int64(9 * 1024 + 1023 - $0 * 25) },
     ]
 
     /// Flags set through the map and read back, against a dictionary doing the same.
-    @Test(arguments: ["dense", "sparse", "filling"])
+    @Test(arguments: ["dense", "sparse", "filling", "filling backwards"])
     func agreesWithADictionary(_ name: String) {
         let rows = Self.cases[name]!
         var map = RowFlagMap()
