@@ -30,10 +30,11 @@ struct LinkIndexes {
             if case .linkTable(let name) = link.storage { return name }
             return nil
         }
-        startedEmpty = Array(repeating: false, count: tables.count)
+        let none = Array(repeating: false, count: tables.count)
+        startedEmpty = none
         inserted = Array(repeating: 0, count: tables.count)
-        isSetAside = startedEmpty
-        isKept = startedEmpty
+        isSetAside = none
+        isKept = none
     }
 
     /// Whether the index of `link` should be dropped now.
@@ -56,8 +57,7 @@ extension Importer {
     func noteEmptyLinkTables() throws(StoreError) {
         for (link, table) in linkIndexes.tables.enumerated() {
             guard let table else { continue }
-            let found = try connection.rows("SELECT EXISTS (SELECT 1 FROM \(quote(table)))")
-            linkIndexes.startedEmpty[link] = found.first?.first == .integer(0)
+            linkIndexes.startedEmpty[link] = try connection.isEmpty(table: quote(table))
         }
     }
 

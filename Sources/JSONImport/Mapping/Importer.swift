@@ -46,8 +46,7 @@ final class Importer {
     /// Notes which tables are empty; called once the import's transaction has begun.
     func noteEmptyTables() throws(StoreError) {
         for entity in plan.entities where entity.keyIsRowID {
-            let found = try connection.rows("SELECT EXISTS (SELECT 1 FROM \(entity.table))")
-            startedEmpty[entity.index] = found.first?.first == .integer(0)
+            startedEmpty[entity.index] = try connection.isEmpty(table: entity.table)
         }
         try noteEmptyLinkTables()
     }

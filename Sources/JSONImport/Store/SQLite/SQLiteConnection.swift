@@ -65,6 +65,11 @@ final class SQLiteConnection {
         try body()
     }
 
+    /// Whether `table` (quoted) has no rows.
+    func isEmpty(table: String) throws(StoreError) -> Bool {
+        try rows("SELECT EXISTS (SELECT 1 FROM \(table))").first?.first == .integer(0)
+    }
+
     /// Process-wide settings, applied before the first connection opens.
     private static let configureOnce: Void = { _ = csqlite_disable_memory_statistics() }()
 
