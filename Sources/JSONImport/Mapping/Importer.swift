@@ -82,7 +82,7 @@ final class Importer {
         guard json.kind == .object else {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
         }
-        let values = try readAttributes(json, entity)
+        var values = try readAttributes(json, entity)
         let key = try primaryKey(values, entity)
         try validate(values, entity)
         if let row = repeatedRow(entity, key: key, values: values) {
@@ -96,9 +96,9 @@ final class Importer {
         var existing: Existing?
         if !entity.spec.isOwned && !insertsFirst && !isKnownAbsent(entity, RowKey(key)) {
             existing = untouchedStub(entity, key: key)
-            if existing == nil { existing = try select(entity, key: key, values: values) }
+            if existing == nil { existing = try select(entity, key: key, values: &values) }
         } else if let ownedRow {
-            existing = try select(entity, row: ownedRow, values: values)
+            existing = try select(entity, row: ownedRow, values: &values)
         }
 
         let changesBefore = connection.totalChanges
@@ -106,18 +106,18 @@ final class Importer {
         if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore,
             !(stale.isStub && tracker.isUntouchedStub(entity.index, stale.row))
         {
-            existing = try refreshColumns(stale, entity, json, preset: preset, values: values, into: &newColumns)
+            existing = try refreshColumns(stale, entity, json, preset: preset, values: &values, into: &newColumns)
         }
         // A nested occurrence of the same key may have inserted the row meanwhile.
         if existing == nil, !key.isEmpty, let row = tracker.identity(entity.index, RowKey(key)) {
-            existing = try select(entity, row: row, values: values)
+            existing = try select(entity, row: row, values: &values)
             existing?.isChanged = true
         }
         try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
-            if inserted == nil { existing = try select(entity, key: key, values: values) }
+            if inserted == nil { existing = try select(entity, key: key, values: &values) }
         }
 
         let row: Int64
@@ -198,10 +198,10 @@ final class Importer {
     /// the same key set a link). Columns the record gives no key for take the values now stored,
     /// so the row's write does not put back what it read before.
     private func refreshColumns(
-        _ stale: Existing, _ entity: EntityPlan, _ json: JSONValue, preset: Preset?, values: [Value?],
+        _ stale: Existing, _ entity: EntityPlan, _ json: JSONValue, preset: Preset?, values: inout [Value?],
         into columns: inout [Int64?]
     ) throws(RecordError) -> Existing? {
-        guard let fresh = try select(entity, row: stale.row, values: values) else { return stale }
+        guard let fresh = try select(entity, row: stale.row, values: &values) else { return stale }
         for (j, r) in entity.selfColumns.enumerated() where fresh.columns[j] != stale.columns[j] && preset?.column != j {
             if case .missing = lookup(json, entity.relationships[r].path) { columns[j] = fresh.columns[j] }
         }
@@ -248,24 +248,32 @@ final class Importer {
         return Existing(row: row, columns: Array(filledWith: nil, count: entity.selfColumns.count), isChanged: true, isStub: true)
     }
 
-    private func select(_ entity: EntityPlan, key: [Value], values: [Value?]) throws(RecordError) -> Existing? {
+    private func select(_ entity: EntityPlan, key: [Value], values: inout [Value?]) throws(RecordError) -> Existing? {
         let statement = try sql(entity.select)
         for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-        return try readExisting(statement, entity, values)
+        return try readExisting(statement, entity, &values)
     }
 
-    private func select(_ entity: EntityPlan, row: Int64, values: [Value?]) throws(RecordError) -> Existing? {
+    private func select(_ entity: EntityPlan, row: Int64, values: inout [Value?]) throws(RecordError) -> Existing? {
         let statement = try sql(entity.selectByRow)
         statement.bind(row, at: 1)
-        return try readExisting(statement, entity, values)
+        return try readExisting(statement, entity, &values)
     }
 
-    private func readExisting(_ statement: SQLiteStatement, _ entity: EntityPlan, _ values: [Value?]) throws(RecordError) -> Existing? {
+    /// Reads the row `statement` selects. A decimal the record spells differently from the
+    /// stored one but equal in value (`10.50` over `10.5`) is no change: `values` takes the
+    /// stored text, so the row keeps it.
+    private func readExisting(_ statement: SQLiteStatement, _ entity: EntityPlan, _ values: inout [Value?]) throws(RecordError) -> Existing? {
         guard try step(statement) else { return nil }
         let attributeCount = entity.attributes.count
         var isChanged = false
-        for (i, value) in values.enumerated() {
-            if let value, !statement.holds(value, at: 1 + i) { isChanged = true }
+        for i in values.indices {
+            guard let value = values[i], !statement.holds(value, at: 1 + i) else { continue }
+            if entity.attributes[i].spec.type == .decimal, let kept = statement.decimalText(equalTo: value, at: 1 + i) {
+                values[i] = .text(kept)
+            } else {
+                isChanged = true
+            }
         }
         let columns: [Int64?] = (0..<entity.selfColumns.count).map { j in
             statement.isNull(at: 1 + attributeCount + j) ? nil : statement.int64(at: 1 + attributeCount + j)
@@ -347,10 +355,21 @@ final class Importer {
     func settleNetEffect() throws(RecordError) {
         for entity in plan.entities {
             for (row, original) in tracker.netEffectCandidates(of: entity.index)
-            where try storedValues(entity, row: row) == original {
+            where Self.areEqual(try storedValues(entity, row: row), original, entity) {
                 tracker.markUnchanged(entity.index, row)
             }
         }
+    }
+
+    /// Whether two `storedValues` of a row are the same, decimals compared by value.
+    private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
+        guard a.count == b.count else { return false }
+        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
+            guard i < entity.attributes.count, entity.attributes[i].spec.type == .decimal,
+                case .text(let x) = x, case .text(let y) = y, DecimalOrder.areEqual(x, y)
+            else { return false }
+        }
+        return true
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

@@ -79,6 +79,15 @@ extension SQLiteStatement {
         }
     }
 
+    /// The text of column `column` of the current row when it spells the same number as the
+    /// decimal `value`; `nil` otherwise.
+    func decimalText(equalTo value: Value, at column: Int) -> String? {
+        guard columnType(at: column) == .text else { return nil }
+        let stored = textBytes(at: column)
+        guard value.withUTF8({ DecimalOrder.compare($0, stored) == 0 }) == true else { return nil }
+        return String(decoding: stored, as: UTF8.self)
+    }
+
     /// `true` when column `column` of the current row holds exactly `value`.
     func holds(_ value: Value, at column: Int) -> Bool {
         switch value {

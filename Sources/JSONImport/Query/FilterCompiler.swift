@@ -24,6 +24,7 @@ struct FilterCompiler {
         case .compare(let path, let op, let value):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 let bound = try compiler.bind(value, for: attribute, applyingTransforms: op == .equal || op == .notEqual)
+                let column = Self.compared(column, attribute)
                 switch op {
                 case .equal: return "\(column) IS \(bound)"
                 case .notEqual: return "\(column) IS NOT \(bound)"
@@ -34,7 +35,7 @@ struct FilterCompiler {
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 var bound: [String] = []
                 for value in values { bound.append(try compiler.bind(value, for: attribute, applyingTransforms: true)) }
-                return "\(column) IN (\(bound.joined(separator: ", ")))"
+                return "\(Self.compared(column, attribute)) IN (\(bound.joined(separator: ", ")))"
             }
         case .isNull(let path, let negated):
             return try leaf(path, on: entity, alias: alias) { _, column, _ in
@@ -86,6 +87,12 @@ struct FilterCompiler {
             let theirs = selfIsSource ? "\"target\"" : "\"source\""
             return "EXISTS (SELECT 1 FROM \(quote(table)) l\(aliasCount) JOIN \(target.table) \(inner) ON \(inner).\(target.rowID) = l\(aliasCount).\(theirs) WHERE l\(aliasCount).\(mine) = \(alias).\(entity.rowID) AND \(body))"
         }
+    }
+
+    /// `column` as comparisons and orderings read it: decimals by numeric value, whatever digits
+    /// their text spells them with (`10.5` = `10.50`).
+    static func compared(_ column: String, _ attribute: AttributeSpec) -> String {
+        attribute.type == .decimal ? "\(column) COLLATE \(SQLiteConnection.decimalCollation)" : column
     }
 
     /// A parameter placeholder for `value` converted to `attribute`'s stored form.

@@ -43,7 +43,10 @@ struct RecordReader {
         if selection.excludesStubs && !entity.spec.isOwned { conditions.append("r.\"_stub\" = 0") }
         var sql = "SELECT r.\(entity.rowID) FROM \(entity.table) r"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        var order = selection.order.map { "r.\(quote($0.field))\($0.descending ? " DESC" : "")" }
+        var order = selection.order.map { field, descending in
+            let column = entity.spec.attribute(named: field).map { FilterCompiler.compared("r.\(quote(field))", $0) }
+            return (column ?? "r.\(quote(field))") + (descending ? " DESC" : "")
+        }
         order += (entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey).map { "r.\(quote($0))" }
         sql += " ORDER BY " + order.joined(separator: ", ")
         if selection.limit != nil || selection.offset != nil {

@@ -25,6 +25,7 @@ final class SQLiteConnection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        try registerDecimalCollation()
         sqlite3_busy_timeout(db, Int32(min(busyTimeout * 1000, Double(Int32.max))))
         try execute("PRAGMA foreign_keys = ON")
         if path != ":memory:" && !readOnly {
