@@ -121,6 +121,8 @@ struct record_sink {
   virtual void shape(int shape) = 0;
   // The subtree at the end of the parser's tape is a complete record.
   virtual void record_done() = 0;
+  // The last record has been read.
+  virtual void records_end() = 0;
 };
 
 class walker {
@@ -141,6 +143,7 @@ class walker {
         sink.shape(JI_RECORDS_SINGLE);
         value(v, depth);
         sink.record_done();
+        sink.records_end();
         return;
       }
       sink.shape(JI_RECORDS_ELEMENTS);
@@ -148,6 +151,7 @@ class walker {
         value(e, depth + 1);
         sink.record_done();
       });
+      sink.records_end();
       return;
     }
     if (type != ondemand::json_type::object) {
@@ -525,6 +529,10 @@ struct ji_stream final : record_sink {
   int error = 0;
   int shape_ = JI_RECORDS_MISSING;
   size_t complete = 0;  // tape length up to the end of the last complete record
+  // Records completed, and where reading is: before the records, among them, or past them
+  // (read by the reader once the walk has finished, under `m`).
+  size_t records_done = 0;
+  enum { before_records, in_records, after_records } position = before_records;
 
   // A worker hands a batch over once it holds this many nodes (a few MB), at most two waiting.
   static constexpr size_t batch_nodes = size_t(1) << 16;
@@ -533,10 +541,17 @@ struct ji_stream final : record_sink {
   void shape(int s) override {
     std::lock_guard<std::mutex> lock(m);
     shape_ = s;
+    position = in_records;
+  }
+
+  void records_end() override {
+    std::lock_guard<std::mutex> lock(m);
+    position = after_records;
   }
 
   void record_done() override {
     if (cancelled.load(std::memory_order_relaxed)) throw failure{JI_CANCELLED, nullptr};
+    records_done++;
     if (threaded && p->nodes.size() >= batch_nodes) {
       std::unique_lock<std::mutex> lock(m);
       cv.wait(lock, [&] { return ready.size() < max_ready || cancelled; });
@@ -649,6 +664,11 @@ int ji_stream_next(ji_stream *s, const ji_node **nodes, size_t *count) {
   *nodes = nullptr;
   *count = 0;
   return s->error ? -1 : 0;
+}
+
+long ji_stream_error_record(ji_stream *s) {
+  std::lock_guard<std::mutex> lock(s->m);
+  return s->position == ji_stream::in_records ? long(s->records_done) : -1;
 }
 
 int ji_stream_shape(ji_stream *s) {

@@ -54,7 +54,10 @@ import Testing
             error: cannot delete User 2: Repo.owner links 1 row (onDelete: deny on User.repos)
 
             """
-        #expect(result == CLIResult(exitCode: 1, stdout: "", stderr: stderr))
+        let report = #"{"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":["#
+            + #"{"file":null,"record":null,"path":"$","message":"cannot delete User 1: Repo.owner links 2 rows (onDelete: deny on User.repos)"},"#
+            + #"{"file":null,"record":null,"path":"$","message":"cannot delete User 2: Repo.owner links 1 row (onDelete: deny on User.repos)"}]}"#
+        #expect(result == CLIResult(exitCode: 1, stdout: report + "\n", stderr: stderr))
         #expect(try fixture.sql(#"SELECT count(*) FROM "User"; SELECT count(*) FROM "Repo"; SELECT count(*) FROM "Tag";"#) == before)
     }
 

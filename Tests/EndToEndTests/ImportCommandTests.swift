@@ -159,7 +159,7 @@ import Testing
         #expect(json.stdout.hasPrefix(#"{"entity":"User","records":1,"#), "\(json)")
         try workspace.write(#"{"id": null}"#, to: "bad.json")
         let bad = try workspace.run(["--quiet", "import", "User", "bad.json"])
-        #expect(bad == CLIResult(exitCode: 1, stdout: "", stderr: "error: bad.json: record 0 at $: missing primary key 'id' (key 'id')\n"))
+        #expect(bad == CLIResult(exitCode: 1, stdout: "", stderr: "error: bad.json: record 0 at $.id: missing primary key 'id' (key 'id')\n"))
     }
 
     @Test func allFilesOfOneImportAreKeptTogetherOrNotAtAll() throws {

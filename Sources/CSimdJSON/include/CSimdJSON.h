@@ -108,6 +108,10 @@ int ji_stream_next(ji_stream *stream, const ji_node **nodes, size_t *count);
 /// How the records sit (JI_RECORDS_*): known with the first batch, or at the end.
 int ji_stream_shape(ji_stream *stream);
 
+/// After ji_stream_next failed: the 0-based index of the record being read when the error was
+/// found (the records completed before it), or -1 when it lies before the records or after them.
+long ji_stream_error_record(ji_stream *stream);
+
 /// Stops the worker, if any, and frees the stream.
 void ji_stream_destroy(ji_stream *stream);
 

@@ -101,9 +101,10 @@ extension Mapper {
         guard JSONSerialization.isValidJSONObject(object),
             let data = try? JSONSerialization.data(withJSONObject: object)
         else {
-            throw ImportError(
-                code: .invalidJSON, message: "<data>: the value is not JSON (it holds a value JSON cannot represent)",
-                report: ImportReport(entity: nil))
+            let message = "the value is not JSON (it holds a value JSON cannot represent)"
+            var report = ImportReport(entity: nil)
+            report.errors = [ImportIssue(file: "<data>", record: nil, path: "$", message: message)]
+            throw ImportError(code: .invalidJSON, message: "<data>: \(message)", report: report)
         }
         return data
     }

@@ -69,7 +69,10 @@ final class JSONParser {
             case 1: return UnsafeBufferPointer(start: nodes, count: count)
             case 0: return nil
             default:
-                throw JSONSyntaxError(input: input, offset: ji_error_offset(raw), message: String(cString: ji_error_message(raw)))
+                var error = JSONSyntaxError(input: input, offset: ji_error_offset(raw), message: String(cString: ji_error_message(raw)))
+                let record = ji_stream_error_record(stream)
+                error.record = record >= 0 ? Int(record) : nil
+                throw error
             }
         }
         do {
@@ -158,6 +161,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public let column: Int
     /// What is wrong, as simdjson describes it.
     public let message: String
+    /// 0-based index of the record being read when a streamed document failed; `nil` when the
+    /// error lies before the records or after them.
+    var record: Int?
 
     init(input: JSONInput, offset: Int, message: String) {
         self.offset = offset

@@ -22,9 +22,11 @@ extension ImportReport {
         for (i, error) in errors.enumerated() {
             if i > 0 { out.append(",") }
             out.append("{\"file\":")
-            out.appendString(error.file)
-            out.appendRaw(",\"record\":\(error.record)")
+            if let file = error.file { out.appendString(file) } else { out.append("null") }
+            out.appendRaw(",\"record\":" + (error.record.map(String.init) ?? "null"))
+            if let offset = error.offset { out.appendRaw(",\"offset\":\(offset)") }
             if let line = error.line { out.appendRaw(",\"line\":\(line)") }
+            if let column = error.column { out.appendRaw(",\"column\":\(column)") }
             out.append(",\"path\":")
             out.appendString(error.path)
             out.append(",\"message\":")

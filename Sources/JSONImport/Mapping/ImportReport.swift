@@ -82,39 +82,58 @@ public struct ImportReport: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(json(explain: true)) }
 }
 
-/// A record that could not be imported, and where it is (SPEC 2.1).
+/// What failed in an import, delete or clean-up, and where: a record that could not be imported,
+/// or what stopped the whole operation (invalid JSON, an unreadable file, a store error).
 public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The payload's file name as given (`-` for standard input, `<data>` for in-memory input).
-    public let file: String
-    /// 0-based index of the root record in its file (among non-empty lines for JSON Lines).
-    public let record: Int
-    /// JSONPath from the payload document's root: `$[17].repos[2].stars`.
+    /// The payload's file name as given (`-` for standard input, `<data>` for in-memory input);
+    /// `nil` when no payload file is involved (a store error, a deletion).
+    public let file: String?
+    /// 0-based index of the root record in its file (among non-empty lines for JSON Lines);
+    /// `nil` when the problem lies outside any record (an unreadable file, a syntax error
+    /// before the first record or after the last).
+    public let record: Int?
+    /// JSONPath from the payload document's root: `$[17].repos[2].stars`; `$` for a problem
+    /// with the whole payload.
     public let path: String
     /// What is wrong with the value at ``path``.
     public let message: String
-    /// 1-based line, for JSON Lines.
+    /// 1-based line: for JSON Lines, and for syntax errors.
     public let line: Int?
+    /// 1-based column, in characters, of a syntax error.
+    public let column: Int?
+    /// 0-based byte offset of a syntax error in the file.
+    public let offset: Int?
 
-    /// Creates a record error.
+    /// Creates an issue.
     ///
     /// - Parameters:
-    ///   - file: the payload's name as given (`-` for standard input, `<data>` in memory).
-    ///   - record: 0-based index of the root record in its file.
+    ///   - file: the payload's name as given (`-` for standard input, `<data>` in memory), or
+    ///     `nil` when no payload is involved.
+    ///   - record: 0-based index of the root record in its file, or `nil` outside any record.
     ///   - path: JSONPath of the bad value, such as `$[17].repos[2].stars`.
     ///   - message: what is wrong.
-    ///   - line: 1-based line for JSON Lines; `nil` otherwise.
-    public init(file: String, record: Int, path: String, message: String, line: Int? = nil) {
+    ///   - line: 1-based line for JSON Lines and syntax errors; `nil` otherwise.
+    ///   - column: 1-based column of a syntax error.
+    ///   - offset: 0-based byte offset of a syntax error.
+    public init(
+        file: String?, record: Int?, path: String, message: String, line: Int? = nil, column: Int? = nil,
+        offset: Int? = nil
+    ) {
         self.file = file
         self.record = record
         self.path = path
         self.message = message
         self.line = line
+        self.column = column
+        self.offset = offset
     }
 
-    /// `file[:line]: record N at PATH: message`.
+    /// `file[:line]: record N at PATH: message`, or `file: message` outside any record.
     public var description: String {
-        let place = line.map { "\(file):\($0)" } ?? file
-        return "\(place): record \(record) at \(path): \(message)"
+        let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        let head = place.isEmpty ? "" : "\(place): "
+        guard let record else { return head + message }
+        return "\(head)record \(record) at \(path): \(message)"
     }
 }
 

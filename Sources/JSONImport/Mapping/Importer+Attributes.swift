@@ -27,7 +27,7 @@ extension Importer {
         for slot in entity.keySlots {
             let attribute = entity.attributes[slot]
             guard let value = try read(json, attribute), !value.isNull else {
-                throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')")
+                throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
             }
             values[slot] = value
         }

@@ -71,9 +71,16 @@ extension Importer {
             parts = Array(json.elements)
         }
         var key: [Value] = []
-        for (slot, part) in zip(slots, parts) {
-            let value = try convert(part, target.attributes[slot])
-            guard !value.isNull else { throw fail("a key of \(target.spec.name) cannot be null") }
+        for (i, (slot, part)) in zip(slots, parts).enumerated() {
+            // Errors name the value's own path: the reference, or its element for a composite key.
+            let at: [PathComponent] = slots.count == 1 ? path : path + [.index(i)]
+            let value: Value
+            do {
+                value = try convert(part, target.attributes[slot])
+            } catch {
+                throw RecordError(path: at, message: error.message)
+            }
+            guard !value.isNull else { throw RecordError(path: at, message: "a key of \(target.spec.name) cannot be null") }
             key.append(value)
         }
         return key

@@ -152,8 +152,8 @@ final class Importer {
         var key: [Value] = []
         for slot in entity.keySlots {
             guard let value = values[slot], !value.isNull else {
-                let attribute = entity.attributes[slot].spec
-                throw fail("missing primary key '\(attribute.name)' (key '\(attribute.key)')")
+                let attribute = entity.attributes[slot]
+                throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
             }
             key.append(value)
         }
@@ -296,7 +296,7 @@ final class Importer {
         for (i, attribute) in entity.attributes.enumerated() {
             let value: Value = values[i] ?? attribute.defaultValue
             if values[i] == nil, attribute.spec.isRequired, attribute.spec.defaultValue == nil, !isStub {
-                throw fail("missing required attribute '\(attribute.spec.name)' (key '\(attribute.spec.key)')")
+                throw fail("missing required attribute '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
             }
             statement.bind(value, at: index)
             index += 1

@@ -48,31 +48,36 @@ struct PayloadReader {
                 } else if value.kind == .object {
                     try body(Record(value: value, index: 0, path: prefix, line: nil, offset: value.offset))
                 } else {
-                    throw failure(.invalidRecord, "\(source.name): expected an object or an array of records at \(prefix), found \(value.summary)")
+                    throw failure(.invalidRecord, "expected an object or an array of records at \(prefix), found \(value.summary)", path: prefix)
                 }
             }
         } catch let error as JSONSyntaxError {
-            throw failure(.invalidJSON, "\(source.name):\(error.line):\(error.column): invalid JSON (byte \(error.offset)): \(error.message)")
+            throw syntaxFailure(error, record: error.record, offset: error.offset, line: error.line, "invalid JSON (byte \(error.offset))")
         }
         if shape == .missing {
-            throw failure(.invalidRecord, "\(source.name): the root key path '\(root!)' is not in the payload")
+            throw failure(.invalidRecord, "the root key path '\(root!)' is not in the payload")
         }
     }
 
     private func readLines(_ body: (Record) throws -> Void) throws {
-        guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines") }
+        guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines", named: false) }
         let stream = try openStream()
         defer { stream.close() }
         var lines = LineChunker(handle: stream.handle, maxLength: maxSize)
         var index = 0
+        var lineStart = 0
         while let (line, number) = try lines.next(source: source.name) {
+            defer { lineStart = lines.bytesRead }
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
             let input = JSONInput(bytes: line)
             let document: JSONDocument
             do {
                 document = try parser.parse(input)
             } catch {
-                throw failure(.invalidJSON, "\(source.name):\(number):\(error.column): invalid JSON (byte \(error.offset) of line \(number)): \(error.message)")
+                let offset = lineStart + error.offset
+                throw syntaxFailure(
+                    error, record: index, offset: offset, line: number,
+                    "invalid JSON (byte \(offset), byte \(error.offset) of line \(number))")
             }
             try body(Record(value: document.root, index: index, path: "$", line: number, offset: lines.bytesRead))
             index += 1
@@ -93,7 +98,7 @@ struct PayloadReader {
                 rewind(stream.handle)
                 let input = JSONInput(count: size)
                 let read = fread(input.base, 1, size, stream.handle)
-                guard read == size else { throw failure(.unreadableFile, "cannot read '\(path)'") }
+                guard read == size else { throw failure(.unreadableFile, "cannot read '\(path)'", named: false) }
                 return input
             }
             var bytes: [UInt8] = []
@@ -118,16 +123,16 @@ struct PayloadReader {
         switch source {
         case .file("-"):
             guard let handle = fdopen(0, "rb") else {
-                throw failure(.unreadableFile, "cannot read standard input")
+                throw failure(.unreadableFile, "cannot read standard input", named: false)
             }
             return Stream(handle: handle, close: {})
         case .file(let path):
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw failure(.unreadableFile, "cannot read '\(path)': it is a directory")
+                throw failure(.unreadableFile, "cannot read '\(path)': it is a directory", named: false)
             }
             guard let handle = fopen(path, "rb") else {
-                throw failure(.unreadableFile, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+                throw failure(.unreadableFile, "cannot read '\(path)': \(String(cString: strerror(errno)))", named: false)
             }
             return Stream(handle: handle, close: { fclose(handle) })
         case .data(let data, _):
@@ -136,7 +141,7 @@ struct PayloadReader {
             data.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: data.count)
             guard let handle = fmemopen(copy, data.count, "rb") else {
                 copy.deallocate()
-                throw failure(.unreadableFile, "cannot read \(source.name)")
+                throw failure(.unreadableFile, "cannot read \(source.name)", named: false)
             }
             return Stream(handle: handle, close: {
                 fclose(handle)
@@ -148,11 +153,27 @@ struct PayloadReader {
     /// Refuses a document larger than ``maxSize`` before it is read whole.
     private func checkSize(_ size: Int) throws(ImportError) {
         guard size > maxSize else { return }
-        throw failure(.tooLarge, "\(source.name): the payload is larger than the limit of \(maxSize) bytes (\(size) bytes or more)")
+        throw failure(.tooLarge, "the payload is larger than the limit of \(maxSize) bytes (\(size) bytes or more)")
     }
 
-    private func failure(_ code: ImportError.Code, _ message: String) -> ImportError {
-        ImportError(code: code, message: message, report: ImportReport(entity: nil))
+    /// An error about the whole payload: its message starts with the file's name unless it
+    /// already says which file (`named: false`); its report holds it at `path`, in no record.
+    private func failure(_ code: ImportError.Code, _ message: String, path: String = "$", named: Bool = true) -> ImportError {
+        var report = ImportReport(entity: nil)
+        report.errors = [ImportIssue(file: source.name, record: nil, path: path, message: message)]
+        return ImportError(code: code, message: named ? "\(source.name): \(message)" : message, report: report)
+    }
+
+    /// A syntax error, placed by `record` (the one being read, if any) and `offset` in the file.
+    private func syntaxFailure(_ error: JSONSyntaxError, record: Int?, offset: Int, line: Int, _ what: String) -> ImportError {
+        var report = ImportReport(entity: nil)
+        report.errors = [
+            ImportIssue(
+                file: source.name, record: record, path: "$", message: "invalid JSON: \(error.message)", line: line,
+                column: error.column, offset: offset)
+        ]
+        return ImportError(
+            code: .invalidJSON, message: "\(source.name):\(line):\(error.column): \(what): \(error.message)", report: report)
     }
 }
 
@@ -201,7 +222,7 @@ struct LineChunker {
             if n > 0 { buffer += chunk[0..<n] }
             if n < Self.chunkSize {
                 if ferror(handle) != 0 {
-                    throw ImportError(code: .unreadableFile, message: "cannot read '\(source)'", report: ImportReport(entity: nil))
+                    throw Self.failure(.unreadableFile, "cannot read '\(source)'", source: source)
                 }
                 isAtEnd = true
             }
@@ -211,9 +232,16 @@ struct LineChunker {
     /// Refuses a line longer than ``maxLength`` (which may still be growing in the buffer).
     private func checkLength(_ length: Int, source: String) throws(ImportError) {
         guard length > maxLength else { return }
-        throw ImportError(
-            code: .tooLarge,
-            message: "\(source):\(lineNumber + 1): the line is longer than the limit of \(maxLength) bytes",
-            report: ImportReport(entity: nil))
+        throw Self.failure(
+            .tooLarge, "\(source):\(lineNumber + 1): the line is longer than the limit of \(maxLength) bytes", source: source,
+            record: nil, line: lineNumber + 1)
+    }
+
+    private static func failure(
+        _ code: ImportError.Code, _ message: String, source: String, record: Int? = nil, line: Int? = nil
+    ) -> ImportError {
+        var report = ImportReport(entity: nil)
+        report.errors = [ImportIssue(file: source, record: record, path: "$", message: message, line: line)]
+        return ImportError(code: code, message: message, report: report)
     }
 }

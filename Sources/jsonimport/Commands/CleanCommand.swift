@@ -48,7 +48,9 @@ struct CleanCommand: Command {
     }
 
     func run(in context: CommandContext) throws -> ImportReport {
-        try context.openMapper(createsStore: false).clean(olderThan: age, entities: entities, explain: format.explains)
+        try format.reportingFailure(of: nil, command: Self.signature.name, to: context.output) {
+            try context.openMapper(createsStore: false).clean(olderThan: age, entities: entities, explain: format.explains)
+        }
     }
 
     func render(_ report: ImportReport, to output: Output) {

@@ -48,7 +48,9 @@ struct DeleteCommand: Command {
     }
 
     func run(in context: CommandContext) throws -> ImportReport {
-        try context.openMapper(createsStore: false).delete(entity, ids: ids, where: filter, options: options)
+        try format.reportingFailure(of: entity, command: Self.signature.name, to: context.output) {
+            try context.openMapper(createsStore: false).delete(entity, ids: ids, where: filter, options: options)
+        }
     }
 
     func render(_ report: ImportReport, to output: Output) {

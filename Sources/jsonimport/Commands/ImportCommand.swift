@@ -34,7 +34,7 @@ struct ImportCommand: Command {
     let entity: String
     let files: [String]
     let options: ImportOptions
-    let isJSONReport: Bool
+    let reportFormat: ReportFormat
 
     init(parsing arguments: ParsedArguments) throws(CLIError) {
         entity = arguments.argument("ENTITY") ?? ""
@@ -56,7 +56,7 @@ struct ImportCommand: Command {
             cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
             explain: arguments.isSet("--explain"), maxDepth: maxDepth,
             maxPayloadSize: try arguments.value(of: "--max-payload-size").map(Self.size) ?? ImportOptions.defaultMaxPayloadSize)
-        isJSONReport = arguments.value(of: "--report") == "json"
+        reportFormat = ReportFormat(arguments)
     }
 
     /// Bytes in a size such as `100`, `512K`, `10M`, `1G` (units of 1024).
@@ -73,26 +73,17 @@ struct ImportCommand: Command {
     }
 
     func run(in context: CommandContext) throws -> ImportReport {
-        let mapper = try context.openMapper(createsStore: true)
         let bar = context.showsProgress ? ProgressBar() : nil
         var progress: ImportProgress.Handler?
         if let bar { progress = { bar.draw($0) } }
-        do {
+        return try reportFormat.reportingFailure(of: entity, dryRun: options.dryRun, command: Self.signature.name, to: context.output) {
+            defer { bar?.clear() }
+            let mapper = try context.openMapper(createsStore: true)
             return try mapper.importSources(files.map(ImportSource.file), as: entity, options: options, progress: progress)
-        } catch let error as ImportError {
-            bar?.clear()
-            if isJSONReport && !error.report.errors.isEmpty {
-                context.output.result(error.report.json(explain: options.explain) + "\n")
-            }
-            throw error
         }
     }
 
     func render(_ report: ImportReport, to output: Output) {
-        if isJSONReport {
-            output.result(report.json(explain: options.explain) + "\n")
-        } else {
-            output.report(report.text + "\n")
-        }
+        reportFormat.render(report, to: output)
     }
 }

@@ -172,9 +172,9 @@ private let rulesYAML = """
     @Test func missingOrNullPrimaryKeyIsARecordError() throws {
         let mapper = try makeMapper()
         #expect(issue(try mapper.importJSON(#"[{"id": 1}, {"login": "x"}]"#, as: "User"))
-            == "<data> record 1 at $[1]: missing primary key 'id' (key 'id')")
+            == "<data> record 1 at $[1].id: missing primary key 'id' (key 'id')")
         #expect(issue(try mapper.importJSON(#"{"id": null, "login": "x"}"#, as: "User"))
-            == "<data> record 0 at $: missing primary key 'id' (key 'id')")
+            == "<data> record 0 at $.id: missing primary key 'id' (key 'id')")
         #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
     }
 
@@ -189,7 +189,7 @@ private let rulesYAML = """
             """
         let mapper = try makeMapper(yaml)
         #expect(issue(try mapper.importJSON(#"{"count": "many"}"#, as: "Item"))
-            == "<data> record 0 at $: missing primary key 'id' (key 'id')")
+            == "<data> record 0 at $.id: missing primary key 'id' (key 'id')")
         #expect(issue(try mapper.importJSON(#"{"count": "many", "id": "x"}"#, as: "Item"))
             == #"<data> record 0 at $.id: expected int, found string "x""#)
     }
@@ -232,7 +232,7 @@ private let rulesYAML = """
     @Test func requiredMissingIsAnErrorOnInsertWithoutDefaultButFineOnUpdate() throws {
         let mapper = try makeMapper()
         #expect(issue(try mapper.importJSON(#"[{"id": 5, "name": "kit"}, {"id": 6, "stars": 1}]"#, as: "Repo"))
-            == "<data> record 1 at $[1]: missing required attribute 'name' (key 'name')")
+            == "<data> record 1 at $[1].name: missing required attribute 'name' (key 'name')")
         try mapper.importJSON(#"{"id": 5, "name": "kit"}"#, as: "Repo")
         let update = try mapper.importJSON(#"{"id": 5, "stars": 3}"#, as: "Repo")
         #expect(update.counts(for: "Repo").list == [0, 1, 0, 0])
@@ -754,7 +754,7 @@ private func issue(_ body: @autoclosure () throws -> ImportReport) -> String? {
         return nil
     } catch let error as ImportError {
         guard let first = error.report.errors.first else { return "\(error.code): \(error.message)" }
-        return "\(first.file) record \(first.record) at \(first.path): \(first.message)"
+        return "\(first.file ?? "nil") record \(first.record.map(String.init) ?? "nil") at \(first.path): \(first.message)"
     } catch {
         return "\(error)"
     }
