@@ -29,6 +29,29 @@ final class EntityPlan {
     /// Keyed rows holding nothing but attributes: a repeated identical record changes nothing.
     var skipsRepeats: Bool { !spec.isOwned && selfColumns.isEmpty }
 
+    /// Attribute positions of the `unique` attributes.
+    lazy var uniqueSlots: [Int] = spec.attributes.indices.filter { spec.attributes[$0].isUnique && !keySlots.contains($0) }
+
+    /// `SELECT rowid FROM T WHERE attribute = ?`, per unique attribute (by position).
+    func holderOf(_ slot: Int) -> CachedSQL {
+        cachedBySlot(&holders, slot) { "SELECT \(rowID) FROM \(table) WHERE \(quote(spec.attributes[slot].name)) = ? LIMIT 1" }
+    }
+
+    /// `UPDATE T SET attribute = ? WHERE rowid = ?`, per attribute (by position).
+    func setAttribute(_ slot: Int) -> CachedSQL {
+        cachedBySlot(&setters, slot) { "UPDATE \(table) SET \(quote(spec.attributes[slot].name)) = ? WHERE \(rowID) = ?" }
+    }
+
+    @exclusivity(unchecked) private var holders: [Int: CachedSQL] = [:]
+    @exclusivity(unchecked) private var setters: [Int: CachedSQL] = [:]
+
+    private func cachedBySlot(_ cache: inout [Int: CachedSQL], _ slot: Int, _ text: () -> String) -> CachedSQL {
+        if let cached = cache[slot] { return cached }
+        let cached = CachedSQL(text())
+        cache[slot] = cached
+        return cached
+    }
+
     /// `true` when the single `int` key is the row id itself.
     var keyIsRowID: Bool { spec.rowIDColumn != "_id" }
 
@@ -257,6 +280,9 @@ final class ImportPlan {
         }
         self.entities = plans
     }
+
+    /// Whether any entity has a `unique` attribute besides its key.
+    var hasUniqueAttributes: Bool { entities.contains { !$0.uniqueSlots.isEmpty } }
 
     func entity(named name: String) -> EntityPlan? {
         entities.first { $0.spec.name == name }

@@ -21,6 +21,34 @@ struct ImportRun {
                 message: "limits out of range: maxDepth must be 1 to \(ImportOptions.maximumDepthLimit), got \(options.maxDepth); maxPayloadSize must be positive, got \(options.maxPayloadSize)",
                 report: ImportReport(entity: entity.spec.name))
         }
+        // A record left out under `skip` for a unique value still held at the end means reading
+        // the payloads again without it: standard input is copied first so it can be.
+        let stdinCopy = try options.onError == .skip && store.plan.hasUniqueAttributes && sources.contains(.file("-"))
+            ? StdinCopy() : nil
+        var refused: [RecordID: ImportIssue] = [:]
+        while true {
+            do {
+                return try run(sources, refusing: refused, stdinCopy: stdinCopy?.path)
+            } catch let retry as UniqueRetry {
+                refused.merge(retry.issues) { first, _ in first }
+            }
+        }
+    }
+
+    /// A root record: its source's position among the sources, and its index in it.
+    struct RecordID: Hashable {
+        let source: Int
+        let record: Int
+    }
+
+    /// Unique values still held by other rows at the end, under `skip`: these records are left
+    /// out when the import runs again.
+    private struct UniqueRetry: Error {
+        let issues: [RecordID: ImportIssue]
+    }
+
+    /// One pass over the payloads, leaving out the records of `refused` with their errors.
+    private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
         let connection = store.connection
         let importer = Importer(connection: connection, plan: store.plan, now: now)
         importer.validators = store.hooks.validators.merging(validators) { $1 }
@@ -36,17 +64,19 @@ struct ImportRun {
         defer { store.hooks.isImporting = false }
         do {
             try importer.noteEmptyTables()
-            for source in sources {
+            for (position, source) in sources.enumerated() {
                 let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
-                let reader = PayloadReader(
+                var reader = PayloadReader(
                     source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
                     maxSize: options.maxPayloadSize)
+                if source == .file("-") { reader.stdinCopy = stdinCopy }
                 meter?.start(source)
                 try reader.forEachRecord { record in
                     report.records += 1
                     meter?.advance(to: record.offset, records: report.records)
                     importer.setAsideDueLinkIndexes()
-                    if let issue = try importRoot(record, from: source, importer) {
+                    importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
+                    if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
                         report.skipped += 1
                         report.errors.append(issue)
                         if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
@@ -54,6 +84,7 @@ struct ImportRun {
                 }
                 meter?.finish(source, records: report.records)
             }
+            try settleUniques(importer)
             try importer.restoreLinkIndexes()
             try finishRecords(importer)
             let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
@@ -112,6 +143,24 @@ struct ImportRun {
             importer.rollBackRecord()
             return issue
         }
+    }
+
+    /// Gives rows the unique values they waited for. One still held by another row is a record
+    /// error: it stops the import under `abort`; under `skip` the import runs again without the
+    /// records at fault.
+    private func settleUniques(_ importer: Importer) throws {
+        let conflicts = try importer.settlePendingUniques()
+        guard let first = conflicts.first else { return }
+        guard options.onError == .skip else {
+            var report = ImportReport(entity: entity.spec.name)
+            report.errors = [first.issue]
+            throw ImportError(code: .invalidRecord, message: first.issue.description, report: report)
+        }
+        var issues: [RecordID: ImportIssue] = [:]
+        for conflict in conflicts {
+            issues[RecordID(source: conflict.place.source, record: conflict.place.record), default: conflict.issue] = conflict.issue
+        }
+        throw UniqueRetry(issues: issues)
     }
 
     /// Settles the counts of rows whose changes cancelled out.

@@ -5,6 +5,7 @@ extension Importer {
         tracker.beginRecord()
         skippedJournal.removeAll(keepingCapacity: true)
         linkIndexes.recordBegan()
+        pendingUniquesAtRecord = pendingUniques
     }
 
     func commitRecord() { tracker.commitRecord() }
@@ -15,6 +16,7 @@ extension Importer {
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
         linkIndexes.recordRolledBack()
+        pendingUniques = pendingUniquesAtRecord
     }
 
     func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {

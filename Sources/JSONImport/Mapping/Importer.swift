@@ -28,6 +28,14 @@ final class Importer {
     @exclusivity(unchecked) var linkIndexes: LinkIndexes
     /// Per link (by index): how many link sets stored in a link table this import has written.
     @exclusivity(unchecked) var linkSetWrites: [Int]
+    /// Unique values rows could not take yet (see ``settlePendingUniques()``), and the order
+    /// they were given in.
+    @exclusivity(unchecked) var pendingUniques: [PendingSlot: PendingUnique] = [:]
+    @exclusivity(unchecked) var pendingSequence = 0
+    /// `pendingUniques` when the current skippable record began.
+    @exclusivity(unchecked) var pendingUniquesAtRecord: [PendingSlot: PendingUnique] = [:]
+    /// Where the root record being imported is.
+    @exclusivity(unchecked) var recordPlace = RecordPlace()
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -312,10 +320,22 @@ final class Importer {
             }
         }
         if !entity.spec.isOwned { statement.bind(Int64(isStub ? 1 : 0), at: index) }
-        try write(statement)
+        do {
+            try write(statement)
+        } catch {
+            // A unique value another row holds now waits for the end of the import.
+            let held = entity.uniqueSlots.isEmpty ? [] : try uniqueConflicts(entity, values: values, row: nil)
+            guard !held.isEmpty else { throw error }
+            var cleared = values
+            for slot in held { cleared[slot] = .null }
+            let row = try insert(entity, values: cleared, columns: columns, key: key, isStub: isStub, ifAbsent: ifAbsent)
+            if let row { deferUnique(entity, row: row, slots: held, values: values) }
+            return row
+        }
         if ifAbsent && connection.changes == 0 { return nil }
         let row = connection.lastInsertRowID
         if !key.isEmpty { tracker.remember(entity.index, RowKey(key), row) }
+        noteUniqueWrite(entity, row: row, values: values)
         return row
     }
 
@@ -337,7 +357,18 @@ final class Importer {
             index += 1
         }
         statement.bind(row, at: index)
-        try write(statement)
+        do {
+            try write(statement)
+        } catch {
+            let held = entity.uniqueSlots.isEmpty ? [] : try uniqueConflicts(entity, values: values, row: row)
+            guard !held.isEmpty else { throw error }
+            var cleared = values
+            for slot in held { cleared[slot] = .null }
+            try update(entity, row: row, values: cleared, columns: columns, stored: stored)
+            deferUnique(entity, row: row, slots: held, values: values)
+            return
+        }
+        noteUniqueWrite(entity, row: row, values: values)
     }
 
     /// The attributes and link columns row `row` of `entity` holds now.

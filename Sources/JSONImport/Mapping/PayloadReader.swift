@@ -9,6 +9,9 @@ struct PayloadReader {
     let parser: JSONParser
     /// The largest document read, in bytes (for JSON Lines, the longest line).
     let maxSize: Int
+    /// A file holding what standard input held, read instead of it (an import that may read
+    /// its payloads twice copies standard input first).
+    var stdinCopy: String?
 
     /// One root record and where it is.
     struct Record {
@@ -92,7 +95,7 @@ struct PayloadReader {
         case .file(let path):
             let stream = try openStream()
             defer { stream.close() }
-            if path != "-", fseeko(stream.handle, 0, SEEK_END) == 0 {
+            if path != "-" || stdinCopy != nil, fseeko(stream.handle, 0, SEEK_END) == 0 {
                 let size = Int(ftello(stream.handle))
                 try checkSize(size)
                 rewind(stream.handle)
@@ -121,12 +124,13 @@ struct PayloadReader {
 
     private func openStream() throws -> Stream {
         switch source {
-        case .file("-"):
+        case .file("-") where stdinCopy == nil:
             guard let handle = fdopen(0, "rb") else {
                 throw failure(.unreadableFile, "cannot read standard input", named: false)
             }
             return Stream(handle: handle, close: {})
-        case .file(let path):
+        case .file(let named):
+            let path = named == "-" ? stdinCopy ?? named : named
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw failure(.unreadableFile, "cannot read '\(path)': it is a directory", named: false)

@@ -1,0 +1,126 @@
+/// Unique attributes hold when the import ends, not after each record (SPEC 2.3): a value that
+/// another row holds when a record is written is written as NULL and kept pending, then set once
+/// every record is in, when the rows that swapped or gave up values have done so.
+extension Importer {
+    /// Where the root record being imported sits in its payload.
+    struct RecordPlace {
+        /// The payload's position among the import's sources.
+        var source = 0
+        var file = ""
+        var record = 0
+        var line: Int?
+        /// JSONPath of the root record: `$[17]`, `$`.
+        var prefix = "$"
+    }
+
+    /// A unique value that row `row` could not take yet.
+    struct PendingUnique {
+        let sequence: Int
+        let value: StoredValue
+        /// The record that gave the value, and the JSON path of the attribute in it.
+        let place: RecordPlace
+        let path: [PathComponent]
+        /// The last record that gave the same value to another row after this one was put off.
+        var rival: (row: Int64, place: RecordPlace, path: [PathComponent])?
+    }
+
+    /// A row's attribute: what a pending value is for.
+    struct PendingSlot: Hashable {
+        let entity: Int
+        let row: Int64
+        let slot: Int
+    }
+
+    /// The unique attributes of `values` that a row other than `row` holds now.
+    func uniqueConflicts(_ entity: EntityPlan, values: [Value?], row: Int64?) throws(RecordError) -> [Int] {
+        var held: [Int] = []
+        for slot in entity.uniqueSlots {
+            guard let value = values[slot], !value.isNull else { continue }
+            if let holder = try holder(entity, slot: slot, value: value), holder != row { held.append(slot) }
+        }
+        return held
+    }
+
+    /// The row holding `value` in unique attribute `slot`, if any.
+    private func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(RecordError) -> Int64? {
+        let statement = try sql(entity.holderOf(slot))
+        statement.bind(value, at: 1)
+        guard try step(statement) else { return nil }
+        let row = statement.int64(at: 0)
+        statement.reset()
+        return row
+    }
+
+    /// Puts off the values of `slots` that row `row` is to take.
+    func deferUnique(_ entity: EntityPlan, row: Int64, slots: [Int], values: [Value?]) {
+        for slot in slots {
+            var path = self.path
+            path += entity.attributes[slot].spec.key.segments.map(PathComponent.key)
+            pendingSequence += 1
+            pendingUniques[PendingSlot(entity: entity.index, row: row, slot: slot)] = PendingUnique(
+                sequence: pendingSequence, value: values[slot]!.stored, place: recordPlace, path: path)
+        }
+    }
+
+    /// After row `row` was written with `values`: a value written to a pending attribute replaces
+    /// the pending one, and a unique value another row waits for makes this record its rival.
+    func noteUniqueWrite(_ entity: EntityPlan, row: Int64, values: [Value?]) {
+        guard !pendingUniques.isEmpty else { return }
+        for slot in entity.uniqueSlots {
+            guard let value = values[slot] else { continue }
+            pendingUniques[PendingSlot(entity: entity.index, row: row, slot: slot)] = nil
+            guard !value.isNull else { continue }
+            let stored = value.stored
+            for (key, pending) in pendingUniques
+            where key.entity == entity.index && key.slot == slot && key.row != row && pending.value == stored {
+                var path = self.path
+                path += entity.attributes[slot].spec.key.segments.map(PathComponent.key)
+                pendingUniques[key]?.rival = (row, recordPlace, path)
+            }
+        }
+    }
+
+    /// Sets every pending value, in the order the records gave them. A value still held by
+    /// another row is the error of the later of the two records: the one that gave the value to
+    /// its holder when that came after, else the one still waiting for it.
+    func settlePendingUniques() throws -> [(place: RecordPlace, issue: ImportIssue)] {
+        var issues: [(place: RecordPlace, issue: ImportIssue)] = []
+        for (key, pending) in pendingUniques.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+            let entity = plan.entities[key.entity]
+            let value = Value(pending.value)
+            if let holder = try holder(entity, slot: key.slot, value: value), holder != key.row {
+                issues.append(try conflict(entity, key: key, pending, holder: holder))
+                continue
+            }
+            let statement = try sql(entity.setAttribute(key.slot))
+            statement.bind(value, at: 1)
+            statement.bind(key.row, at: 2)
+            try write(statement)
+        }
+        pendingUniques.removeAll()
+        return issues
+    }
+
+    private func conflict(
+        _ entity: EntityPlan, key: PendingSlot, _ pending: PendingUnique, holder: Int64
+    ) throws -> (place: RecordPlace, issue: ImportIssue) {
+        let attribute = entity.attributes[key.slot].spec
+        let (place, path, other) = if let rival = pending.rival, rival.row == holder {
+            (rival.place, rival.path, key.row)
+        } else {
+            (pending.place, pending.path, holder)
+        }
+        let message = "'\(attribute.name)' must be unique: \(pending.value.shown) (key '\(attribute.key)') is also held by \(try describe(entity, row: other))"
+        let issue = ImportIssue(
+            file: place.file, record: place.record, path: path.rendered(after: place.prefix), message: message, line: place.line)
+        return (place, issue)
+    }
+
+    /// `User 7`, `Membership (1, "a")`, or `another Address` for an owned row.
+    private func describe(_ entity: EntityPlan, row: Int64) throws(RecordError) -> String {
+        guard !entity.keySlots.isEmpty else { return "another \(entity.spec.name)" }
+        let values = try storedValues(entity, row: row)
+        let key = entity.keySlots.map { values[$0].shown }
+        return "\(entity.spec.name) \(key.count == 1 ? key[0] : "(" + key.joined(separator: ", ") + ")")"
+    }
+}
