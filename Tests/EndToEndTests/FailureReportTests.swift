@@ -30,6 +30,15 @@ import Testing
         #expect(result.stdout == report(1, error))
     }
 
+    @Test func aDownloadCutInsideAStringNamesTheRecordBeingRead() throws {
+        let workspace = try Workspace()
+        try workspace.write(#"{"data": [{"id": 1}, {"id": 2}, {"id": 3, "login": "cut her"#, to: "page.json")
+        let result = try workspace.run(["import", "User", "page.json", "--root", "data", "--report", "json"])
+        let error = #"{"file":"page.json","record":2,"offset":51,"line":1,"column":52,"path":"$","message":"invalid JSON: string is never closed"}"#
+        #expect(result.exitCode == 1)
+        #expect(result.stdout == report(0, error))
+    }
+
     @Test func aJSONLinesSyntaxErrorGivesItsByteOffsetInTheFile() throws {
         let workspace = try Workspace()
         try workspace.write("{\"id\": 1}\n\n{\"id\": 2,}\n", to: "users.jsonl")

@@ -56,8 +56,38 @@ final class JSONParser {
         in input: JSONInput, at path: [String], threaded: Bool, _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let keys = path.map { Array($0.utf8) }
+        do {
+            return try stream(input, count: input.count, keys: keys, threaded: threaded, body)
+        } catch var error as JSONSyntaxError where error.record == nil && error.offset > 0 && error.offset < input.count {
+            // A problem the first pass over the whole text finds (a string never closed) stops
+            // the walk before any record: the text before it, walked alone, tells which record
+            // it is in.
+            error.record = recordBeingRead(in: input, before: error.offset, keys: keys, threaded: threaded)
+            throw error
+        }
+    }
+
+    /// The record that reading `input` up to `offset` stops in, if any. The bytes are copied,
+    /// so that they end in zeroed padding of their own: walked in place, with the rest of the
+    /// document standing for padding, the prefix broke the process.
+    private func recordBeingRead(in input: JSONInput, before offset: Int, keys: [[UInt8]], threaded: Bool) -> Int? {
+        let prefix = JSONInput(bytes: UnsafeBufferPointer(start: input.base, count: offset))
+        do {
+            _ = try stream(prefix, count: offset, keys: keys, threaded: threaded) { _, _ in }
+            return nil
+        } catch let error as JSONSyntaxError {
+            return error.record
+        } catch {
+            return nil
+        }
+    }
+
+    /// Streams the records of the first `count` bytes of `input` (see `forEachRecord`).
+    private func stream(
+        _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool, _ body: (JSONValue, RecordShape) throws -> Void
+    ) throws -> RecordShape {
         let stream: OpaquePointer = try withKeyPointers(keys) { pointers, lengths in
-            guard let stream = ji_stream_start(raw, input.base, input.count, pointers, lengths, keys.count, threaded ? 1 : 0)
+            guard let stream = ji_stream_start(raw, input.base, count, pointers, lengths, keys.count, threaded ? 1 : 0)
             else { throw JSONSyntaxError(input: input, offset: 0, message: "out of memory") }
             return stream
         }

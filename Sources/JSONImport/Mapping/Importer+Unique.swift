@@ -88,6 +88,8 @@ extension Importer {
         for (key, pending) in pendingUniques.sorted(by: { $0.value.sequence < $1.value.sequence }) {
             let entity = plan.entities[key.entity]
             let value = Value(pending.value)
+            // A row deleted since (a cascade, an owned row replaced) waits for nothing.
+            guard try !storedValues(entity, row: key.row).isEmpty else { continue }
             if let holder = try holder(entity, slot: key.slot, value: value), holder != key.row {
                 issues.append(try conflict(entity, key: key, pending, holder: holder))
                 continue
