@@ -54,12 +54,15 @@ extension Importer {
     /// Puts off the values of `slots` that row `row` is to take.
     func deferUnique(_ entity: EntityPlan, row: Int64, slots: [Int], values: [Value?]) {
         for slot in slots {
-            var path = self.path
-            path += entity.attributes[slot].spec.key.segments.map(PathComponent.key)
             pendingSequence += 1
             pendingUniques[PendingSlot(entity: entity.index, row: row, slot: slot)] = PendingUnique(
-                sequence: pendingSequence, value: values[slot]!.stored, place: recordPlace, path: path)
+                sequence: pendingSequence, value: values[slot]!.stored, place: recordPlace, path: attributePath(entity, slot))
         }
+    }
+
+    /// The JSON path of attribute `slot` in the record being imported.
+    private func attributePath(_ entity: EntityPlan, _ slot: Int) -> [PathComponent] {
+        path + entity.attributes[slot].spec.key.segments.map(PathComponent.key)
     }
 
     /// After row `row` was written with `values`: a value written to a pending attribute replaces
@@ -73,9 +76,7 @@ extension Importer {
             let stored = value.stored
             for (key, pending) in pendingUniques
             where key.entity == entity.index && key.slot == slot && key.row != row && pending.value == stored {
-                var path = self.path
-                path += entity.attributes[slot].spec.key.segments.map(PathComponent.key)
-                pendingUniques[key]?.rival = (row, recordPlace, path)
+                pendingUniques[key]?.rival = (row, recordPlace, attributePath(entity, slot))
             }
         }
     }
