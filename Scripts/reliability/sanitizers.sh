@@ -29,7 +29,7 @@ for sanitizer in "${sanitizers[@]}"; do
   # shellcheck disable=SC2086
   swift test --sanitize="$sanitizer" --scratch-path "$scratch" ${SWIFT_TEST_ARGS:-} > "$log" 2>&1
   code=$?
-  tests="$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -1 | grep -Eo '[0-9]+' || echo '?')"
+  tests="$(grep -Eo 'Test run with [0-9]+ tests?' "$log" | tail -1 | grep -Eo '[0-9]+' || echo '?')"
   reports="$(grep -c -E 'ERROR: (AddressSanitizer|ThreadSanitizer)|WARNING: ThreadSanitizer' "$log")"
   if [ $code -eq 0 ] && [ "$reports" -eq 0 ]; then
     summary+=("$sanitizer: passed ($tests tests)")

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The change observers registered on one mapper.
 final class ObserverRegistry: Sendable {
-    private let observers = Mutex<[Int: Observer]>([:])
+    private let observers = PthreadMutex<[Int: Observer]>([:])
     private let nextID = Atomic<Int>(1)
 
     /// One registered callback, with the entities it watches (`nil`: all).

@@ -19,17 +19,19 @@ import Synchronization
 ///   writer's lock.
 /// - When the outermost hold of the lock ends, the transactions it committed are handed to the
 ///   observers, outside the lock, in commit order.
+/// - The locks are ``PthreadMutex``es rather than `Synchronization.Mutex`, so that
+///   ThreadSanitizer sees them (README, Sanitizers).
 final class SharedStore: @unchecked Sendable {
     // Unchecked because `writer` is not Sendable: it is only used by the thread recorded in
     // `owner`, which holds `lock`. A reader `Store` is only used by the thread that took it out
     // of `idleReaders`.
     private let writer: Store
-    private let lock = Mutex<Void>(())
+    private let lock = PthreadMutex<Void>(())
     private let owner = Atomic<UInt>(0)
     private let readerPath: String?
     private let busyTimeout: Double
-    private let idleReaders = Mutex<[ReaderConnection]>([])
-    private let deliveries = Mutex<DeliveryQueue>(DeliveryQueue())
+    private let idleReaders = PthreadMutex<[ReaderConnection]>([])
+    private let deliveries = PthreadMutex<DeliveryQueue>(DeliveryQueue())
     let observers = ObserverRegistry()
 
     /// Shares `writer`; `readers` is the file readers open (`nil` for an in-memory store).

@@ -89,11 +89,9 @@ func makeFileMapper(_ path: String, yaml: String = githubYAML) throws -> Mapper 
 
 /// Collects what observers receive, from any thread.
 final class ChangeRecorder: Sendable {
-    private let received = Mutex<[StoreChanges]>([])
+    private let received = PthreadMutex<[StoreChanges]>([])
 
     var all: [StoreChanges] { received.withLock { $0 } }
 
     func record(_ changes: StoreChanges) { received.withLock { $0.append(changes) } }
 }
-
-import Synchronization

@@ -8,7 +8,7 @@ import Testing
     /// Runs `work(0..<count)` on as many threads of their own at once, waits for all of them,
     /// and returns every error thrown.
     func concurrently(_ count: Int, _ work: @escaping @Sendable (Int) throws -> Void) -> [String] {
-        let errors = Mutex<[String]>([])
+        let errors = PthreadMutex<[String]>([])
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
@@ -23,6 +23,87 @@ import Testing
         }
         group.wait()
         return errors.withLock { $0 }
+    }
+
+    /// Importers, readers and an observer use one mapper at once. Every import is one batch of
+    /// users, each with two repos, in one transaction: a read may only ever see whole batches.
+    /// Over a file, reads use connections of their own; in memory, they take turns with writes.
+    @Test(arguments: ["file", "memory"])
+    func contendedImportsReadsAndObserversThroughOneMapperSeeOnlyWholeBatches(store: String) throws {
+        try withTemporaryStore { path in
+            let mapper = try store == "file" ? makeFileMapper(path) : makeMapper()
+            let importers = 3, batches = 6, batchSize = 3, readers = 3
+            let total = importers * batches * batchSize
+            let finishedImporters = Atomic<Int>(0)
+            let heard = ChangeRecorder()
+            let observerErrors = PthreadMutex<[String]>([])
+            mapper.observeChanges { changes in
+                heard.record(changes)
+                // Deliveries come in commit order, after the commit: a read sees at least this much.
+                let delivered = heard.all.reduce(0) { $0 + ($1["User"]?.inserted.count ?? 0) }
+                let seen = Result { try mapper.count(APIUser.self) }
+                if case .success(let count) = seen, count >= delivered { return }
+                observerErrors.withLock { $0.append("observer heard of \(delivered) users, then read \(seen)") }
+            }
+            let errors = concurrently(importers + readers) { thread in
+                if thread < importers {
+                    defer { finishedImporters.add(1, ordering: .releasing) }
+                    for batch in 0..<batches {
+                        let payload = Data(Self.batchJSON(number: thread * batches + batch, size: batchSize).utf8)
+                        if batch.isMultiple(of: 2) {
+                            _ = try mapper.importData(payload, as: "User")
+                        } else {
+                            // Inside a write block, reads see the block's own work, still whole batches.
+                            try mapper.write {
+                                _ = try mapper.importData(payload, as: "User")
+                                try Self.expectWholeBatches(mapper.all(APIUser.self), size: batchSize)
+                            }
+                        }
+                    }
+                    return
+                }
+                var last = 0
+                var isFinal = false
+                while !isFinal {
+                    isFinal = finishedImporters.load(ordering: .acquiring) == importers
+                    let users = try mapper.all(APIUser.self)
+                    try Self.expectWholeBatches(users, size: batchSize)
+                    if users.count < last { throw QueryError("reader saw \(users.count) users after \(last)") }
+                    last = users.count
+                }
+                if last != total { throw QueryError("reader's last read saw \(last) users, not \(total)") }
+            }
+            #expect(errors.isEmpty)
+            #expect(observerErrors.withLock { $0 }.isEmpty)
+            let users = try mapper.all(APIUser.self)
+            let expectedIDs = (0..<importers * batches).flatMap { batch in (0..<batchSize).map { batch * 100 + $0 } }
+            #expect(users.map(\.id).sorted() == expectedIDs)
+            #expect(users.allSatisfy { $0.repos.map(\.id).sorted() == [$0.id * 10 + 1, $0.id * 10 + 2] })
+            #expect(try mapper.count(APIRepo.self) == 2 * total)
+            let deliveries = heard.all.compactMap { $0["User"]?.inserted }
+            #expect(deliveries.count == importers * batches)
+            #expect(deliveries.allSatisfy { $0.count == batchSize })
+            #expect(Set(deliveries.flatMap { $0 }) == Set(expectedIDs.map { RecordValue.int(Int64($0)) }))
+        }
+    }
+
+    /// Batch `number`: users `number * 100 + 0..<size`, user `id` with repos `id * 10 + 1` and `+ 2`.
+    static func batchJSON(number: Int, size: Int) -> String {
+        let users = (0..<size).map { index in
+            let id = number * 100 + index
+            return #"{"id": \#(id), "login": "u\#(id)", "repos": [{"id": \#(id * 10 + 1), "name": "a"}, {"id": \#(id * 10 + 2), "name": "b"}]}"#
+        }
+        return "[" + users.joined(separator: ", ") + "]"
+    }
+
+    /// Throws unless `users` are whole batches of `size` users, each user with both its repos.
+    static func expectWholeBatches(_ users: [APIUser], size: Int) throws {
+        for (batch, members) in Dictionary(grouping: users, by: { $0.id / 100 }) where members.count != size {
+            throw QueryError("read saw \(members.count) of the \(size) users of batch \(batch)")
+        }
+        for user in users where user.repos.count != 2 {
+            throw QueryError("read saw user \(user.id) with \(user.repos.count) of its 2 repos")
+        }
     }
 
     @Test func readersRunWhileOneThreadWritesAndSeeOnlyCommittedStates() throws {
@@ -57,7 +138,7 @@ import Testing
             let mapper = try makeFileMapper(path)
             let inBlock = DispatchSemaphore(value: 0)
             let readerDone = DispatchSemaphore(value: 0)
-            let seenInside = Mutex<Int?>(nil)
+            let seenInside = PthreadMutex<Int?>(nil)
             let errors = concurrently(2) { thread in
                 if thread == 0 {
                     try mapper.write {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How a `Decodable` type reads itself: from a keyed container (a nested record), a single
 /// value (a key), or an unkeyed container of something.
@@ -19,7 +18,7 @@ indirect enum DecodingShape: Sendable, Hashable {
         return shape == .keyed
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: DecodingShape]>([:])
+    private static let cache = PthreadMutex<[ObjectIdentifier: DecodingShape]>([:])
 
     /// The shape of `type`, probed once per type.
     static func of<T: Decodable>(_ type: T.Type) -> DecodingShape {
