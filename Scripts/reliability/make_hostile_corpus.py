@@ -354,7 +354,8 @@ where("arithmetic", "id + 1 = 2")
 where("like-number", "name LIKE 5")
 case("where/deep-parentheses", ["query", "Item", "--where", "{generated-text}", "--format", "json"], exit_code=2,
      generate={"parts": [["(", 50000], ["id = 1", 1], [")", 50000]]})
-case("where/deep-not", ["query", "Item", "--where", "{generated-text}", "--format", "json"], exit_code=2,
+# A run of NOTs folds away (an even number of them cancels out): it runs.
+case("where/deep-not", ["query", "Item", "--where", "{generated-text}", "--format", "json"], exit_code=0,
      generate={"parts": [["NOT ", 25000], ["id = 1", 1]]})
 where("control-character", "id = 1\x07")
 where("hex-number", "id = 0x10")
