@@ -6,7 +6,8 @@
 /// never an SQLite failure.
 extension FilterExpression {
     /// The deepest nesting of AND, OR and NOT after folding: SQLite's parser has a fixed stack
-    /// (about 100 entries), and the compiled SQL spends at most two of them per level.
+    /// (about 100 entries), and the compiled SQL spends one or a few of them per level (64
+    /// levels still run; half of that leaves room).
     static let maximumNesting = 32
     /// The most conditions one filter holds: SQLite refuses expressions deeper than 1000.
     static let maximumConditions = 500

@@ -119,7 +119,7 @@ public struct EntitySpec: Sendable, Hashable {
 
     /// How many columns the entity's table has: the row id column `_id` when the key is not a
     /// single `int`, the attributes, the foreign-key columns of `links` held in this table, the
-    /// three timestamps, and `_stub` unless the entity is owned.
+    /// three timestamps unless `timestamps: false`, and `_stub` unless the entity is owned.
     ///
     /// - Parameter links: every link of the mappings.
     /// - Returns: the column count; SQLite allows at most ``maximumColumns``.
