@@ -9,7 +9,8 @@ summary. Handy with a release build, and to review messages after a change.
 expectations.json for review; rerun make_hostile_corpus.py afterwards to update the manifest.
 
 Checks per case: the exit status; no signal; an `error:` first line on stderr containing the
-expected text; the store unchanged (integrity_check ok, content hash equal); under 10 s.
+expected text; no control character but line feed and tab on stderr (nor on stdout for a
+`terminal` case); the store unchanged (integrity_check ok, content hash equal); under 10 s.
 """
 import argparse
 import json
@@ -43,6 +44,16 @@ def generate(spec, directory):
     return path
 
 
+def expand(spec):
+    """The arguments of `arguments`: `template` with `{n}` counted up from `first`."""
+    return [spec["template"].replace("{n}", str(n)) for n in range(spec["first"], spec["first"] + spec["count"])]
+
+
+def has_controls(text):
+    """Whether `text` holds a control character (C0, DEL, C1) other than a line feed or tab."""
+    return any((ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", help="jsonimport to run (default: build the release CLI)")
@@ -68,8 +79,14 @@ def main():
         generated = None
         if "generate" in c:
             generated = generate(c["generate"], work)
-        argv = [a.replace("{generated-text}", generated).replace("{generated}", generated)
-                if generated and "{generated" in a else a for a in c["args"]]
+        argv = []
+        for a in c["args"]:
+            if a == "{arguments}":
+                argv += expand(c["arguments"])
+            elif generated and "{generated" in a:
+                argv.append(a.replace("{generated-text}", generated).replace("{generated}", generated))
+            else:
+                argv.append(a)
         case_mappings = c.get("mappings", mappings)
         if case_mappings == "{generated}":
             case_mappings = generated
@@ -78,8 +95,9 @@ def main():
             result = subprocess.run([binary, "--mappings", case_mappings, "--store", store] + argv, cwd=HOSTILE,
                                     capture_output=True, timeout=60)
             code, stderr = result.returncode, result.stderr.decode("utf-8", "replace")
+            stdout = result.stdout.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:
-            code, stderr = "timeout", ""
+            code, stderr, stdout = "timeout", "", ""
         elapsed = time.monotonic() - began
         slowest = max(slowest, (elapsed, c["name"]))
         first = stderr.splitlines()[0] if stderr else ""
@@ -91,6 +109,10 @@ def main():
             problems.append("no 'error:' line")
         if c.get("stderr") and c["stderr"] not in stderr:
             problems.append(f"stderr lacks {c['stderr']!r}")
+        if has_controls(stderr):
+            problems.append("control characters on stderr")
+        if c.get("terminal") and has_controls(stdout):
+            problems.append("control characters on stdout")
         if after.integrity != "ok" or after.exact != before.exact:
             problems.append("store changed")
         if elapsed > TIME_LIMIT:

@@ -6,7 +6,8 @@ import Testing
 /// every attribute type, out-of-range numbers, huge and deeply nested inputs, names and filters
 /// that try to reach SQL, limits. Each case runs the CLI against a copy of a seeded store and
 /// must end as the manifest says, by an exit (never a signal), with an `error:` line holding the
-/// expected text, the store unchanged, within ``timeLimit`` seconds.
+/// expected text, no control character but line feed and tab on stderr (nor on stdout for a
+/// `terminal` case), the store unchanged, within ``timeLimit`` seconds.
 @Suite struct HostileInputTests {
     /// Seconds a case may take: the slowest take about 3 in a debug build. Sanitizers slow
     /// everything down several times; `Scripts/reliability/sanitizers.sh` sets
@@ -26,8 +27,9 @@ import Testing
         try HostileCorpus.seededStore.write(to: URL(fileURLWithPath: store))
         var generated: String?
         if let spec = hostile.generate { generated = try spec.make(in: directory) }
-        let arguments = hostile.args.map { argument in
-            argument.hasPrefix("{generated") ? generated ?? argument : argument
+        let arguments = hostile.args.flatMap { argument in
+            if argument == "{arguments}" { return hostile.arguments?.expanded ?? [] }
+            return [argument.hasPrefix("{generated") ? generated ?? argument : argument]
         }
         let mappings = hostile.mappings.map { $0 == "{generated}" ? generated ?? $0 : $0 } ?? HostileCorpus.mappings
 
@@ -44,8 +46,15 @@ import Testing
                 #expect(result.stderr.contains(expected), "\(result)")
             }
         }
+        #expect(!Self.hasControlCharacters(result.stderr), "\(result)")
+        if hostile.terminal == true { #expect(!Self.hasControlCharacters(result.stdout), "\(result)") }
         #expect(try HostileCorpus.isUnchanged(store), "the store changed")
         #expect(elapsed < Self.timeLimit, "took \(elapsed) s")
+    }
+
+    /// Whether `text` holds a control character (C0, DEL, C1) other than a line feed or tab.
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
     }
 }
 
@@ -61,8 +70,23 @@ struct HostileCase: Decodable, Sendable, CustomTestStringConvertible {
     /// Mappings other than `Mappings/types.yml`, relative to the corpus folder.
     let mappings: String?
     let generate: Generated?
+    /// What `{arguments}` stands for.
+    let arguments: Arguments?
+    /// Whether stdout is text for a terminal, free of control characters.
+    let terminal: Bool?
 
     var testDescription: String { name }
+
+    /// Many arguments: `template` with `{n}` counted up from `first`, `count` of them.
+    struct Arguments: Decodable, Sendable {
+        let template: String
+        let first: Int
+        let count: Int
+
+        var expanded: [String] {
+            (first..<first + count).map { template.replacingOccurrences(of: "{n}", with: String($0)) }
+        }
+    }
 
     /// An input written at test time: its parts, each repeated `count` times, one after another.
     struct Generated: Decodable, Sendable {

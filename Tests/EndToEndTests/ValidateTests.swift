@@ -90,4 +90,36 @@ import Testing
         #expect(result.exitCode == 0)
         #expect(try directory.contents() == ["Mappings"])
     }
+    /// `Wide` with `id` and `count - 1` more string attributes.
+    private static func wide(_ count: Int) -> String {
+        "entities:\n  Wide:\n    primaryKey: id\n    attributes:\n      id: int\n"
+            + (1..<count).map { "      a\($0): string\n" }.joined()
+    }
+
+    @Test func anEntityWithMoreColumnsThanSQLiteHoldsIsRefusedByEveryCommand() throws {
+        let workspace = try Workspace(mappings: ["wide.yml": Self.wide(1_997)])
+        try workspace.write(#"[{"id": 1}]"#, to: "wide.json")
+        let error = """
+            error: Mappings/wide.yml:2:3: entity 'Wide' needs 2001 columns (1997 attributes, 4 link and bookkeeping columns); a SQLite table holds at most 2000
+              Wide:
+              ^
+
+            """
+        #expect(try workspace.run(["--mappings", "Mappings", "validate"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(try workspace.run(["--mappings", "Mappings", "import", "Wide", "wide.json"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(try workspace.run(["--mappings", "Mappings", "schema"]) == CLIResult(exitCode: 1, stdout: "", stderr: error))
+        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+    }
+
+    @Test func anEntityWithAsManyColumnsAsSQLiteHoldsImportsAndReads() throws {
+        let workspace = try Workspace(mappings: ["wide.yml": Self.wide(1_996)])
+        let record = "{\"id\":1," + (1..<1_996).map { "\"a\($0)\":\"v\($0)\"" }.joined(separator: ",") + "}"
+        try workspace.importing("[\(record)]", as: "Wide", file: "wide.json")
+        try workspace.importing("[\(record.replacingOccurrences(of: "\"v1\"", with: "\"w1\""))]", as: "Wide", file: "wide.json")
+        let query = try workspace.run(["query", "Wide", "--meta", "--format", "jsonl"])
+        #expect(query.exitCode == 0, "\(query)")
+        #expect(query.stdout.hasPrefix(#"{"id":1,"a1":"w1","a2":"v2","#), "\(query)")
+        #expect(query.stdout.contains(#""a1995":"v1995","_createdAt":""#), "\(query)")
+        #expect(try workspace.run(["delete", "Wide", "--id", "1", "--quiet"]) == CLIResult(exitCode: 0, stdout: "", stderr: ""))
+    }
 }

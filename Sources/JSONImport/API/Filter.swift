@@ -10,6 +10,11 @@
 /// let users = try mapper.query(User.self).where(filter).all()
 /// // SQL: … WHERE (r."score" > ? AND EXISTS (SELECT 1 FROM "Address" t1 WHERE … AND t1."city" IS ?))
 /// ```
+///
+/// Limits, so that SQLite can run every filter: AND, OR and NOT nested at most 32 levels deep
+/// (`!!f` is `f`), at most 500 conditions and 10,000 values, `like` patterns of at most
+/// 50,000 bytes, paths through at most 32 relationships. Beyond them the query throws a
+/// ``QueryError`` naming the limit.
 public struct Filter: Sendable {
     let expression: Result<FilterExpression, QueryError>
 
@@ -119,11 +124,14 @@ public struct Filter: Sendable {
         combine(lhs, rhs) { .or([$0, $1]) }
     }
 
-    /// The filter does not hold.
+    /// The filter does not hold; `!!filter` is `filter`.
     ///
     /// - Returns: the negation.
     public static prefix func ! (filter: Filter) -> Filter {
-        Filter(filter.expression.map { .not($0) })
+        Filter(filter.expression.map { expression in
+            if case .not(let inner) = expression { return inner }
+            return .not(expression)
+        })
     }
 
     private static func combine(_ a: Filter, _ b: Filter, _ make: (FilterExpression, FilterExpression) -> FilterExpression) -> Filter {

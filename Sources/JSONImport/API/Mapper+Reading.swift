@@ -43,8 +43,9 @@ extension Mapper {
 
     /// The record with primary key `id`.
     ///
-    /// Runs `SELECT r."id" FROM "User" r WHERE ((r."id" IS ?)) AND r."_stub" = 0 ORDER BY r."id"`
-    /// with the key bound, then decodes the row.
+    /// Runs `SELECT r."id" FROM "User" r WHERE r."id" IN (SELECT value FROM json_each(?)) AND
+    /// r."_stub" = 0 ORDER BY r."id"` with the key bound as a JSON array (`[1]`), then decodes
+    /// the row.
     ///
     /// ```swift
     /// let user = try mapper.find(User.self, id: 1)
@@ -62,7 +63,7 @@ extension Mapper {
     }
 
     /// The records with the given primary keys, in the order of `ids` (keys without a record
-    /// are left out).
+    /// are left out). Any number of keys is one bound value, as for ``find(_:id:)``.
     ///
     /// ```swift
     /// let users = try mapper.find(User.self, ids: [3, 1])

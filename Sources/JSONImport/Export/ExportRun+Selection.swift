@@ -33,17 +33,17 @@ extension ExportRun {
             if let filter = request.filter {
                 do throws(FilterError) {
                     var compiler = FilterCompiler(plan: store.plan)
-                    conditions.append(try compiler.condition(FilterParser.parse(filter), on: entity, alias: "r"))
+                    conditions.append(try compiler.compile(FilterParser.parse(filter), on: entity, alias: "r"))
                     parameters += compiler.parameters
                 } catch {
                     throw QueryError(error.description)
                 }
             }
             if !request.ids.isEmpty {
-                let keys = try request.ids.map { try store.key(of: entity, from: $0) }
-                let one = "(" + spec.primaryKey.map { "r.\(quote($0)) IS ?" }.joined(separator: " AND ") + ")"
-                conditions.append("(" + Array(repeating: one, count: keys.count).joined(separator: " OR ") + ")")
-                parameters += keys.flatMap { $0 }
+                let (condition, keys) = RecordReader.keyCondition(
+                    entity, keys: try request.ids.map { try store.key(of: entity, from: $0) })
+                conditions.append(condition)
+                parameters.append(keys)
             }
             if !spec.isOwned { conditions.append("r.\"_stub\" = 0") }
             self.conditions = conditions

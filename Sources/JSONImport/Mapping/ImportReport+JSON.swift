@@ -72,7 +72,8 @@ extension ImportReport {
         out.append("}")
     }
 
-    /// A short human-readable summary.
+    /// A short human-readable summary, one line per item; control characters from the data
+    /// (in keys and error messages) are shown as `\u{1B}`, so printing it to a terminal is safe.
     public var text: String {
         var lines: [String] = []
         let deleted = changes.reduce(0) { $0 + $1.counts.deleted }
@@ -101,7 +102,7 @@ extension ImportReport {
             let key = deletion.key.map(\.description).joined(separator: ", ")
             lines.append("  deleted \(deletion.entity) \(key.isEmpty ? "(owned)" : key): \(deletion.reason.rawValue)")
         }
-        return lines.joined(separator: "\n")
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 }
 

@@ -5,10 +5,19 @@ struct FilterCompiler {
     private(set) var parameters: [StoredValue] = []
     private var aliasCount = 0
 
+    /// The most relationships one path follows: its joins stay within SQLite's 64 tables.
+    static let maximumRelationships = 32
+
     init(plan: ImportPlan) { self.plan = plan }
 
+    /// The condition for rows of `entity` in table alias `alias`, for `expression` once it is
+    /// normalized and checked against the limits (``FilterExpression/normalized()``).
+    mutating func compile(_ expression: FilterExpression, on entity: EntityPlan, alias: String) throws(FilterError) -> String {
+        try condition(expression.normalized(), on: entity, alias: alias)
+    }
+
     /// The condition for rows of `entity` in table alias `alias`.
-    mutating func condition(_ expression: FilterExpression, on entity: EntityPlan, alias: String) throws(FilterError) -> String {
+    private mutating func condition(_ expression: FilterExpression, on entity: EntityPlan, alias: String) throws(FilterError) -> String {
         switch expression {
         case .or(let parts):
             var sql: [String] = []
@@ -20,7 +29,8 @@ struct FilterCompiler {
             return "(" + sql.joined(separator: " AND ") + ")"
         case .not(let inner):
             // Two-valued logic: a comparison with NULL does not hold, so its negation does.
-            return "NOT coalesce(" + (try condition(inner, on: entity, alias: alias)) + ", 0)"
+            // (`x IS NOT 1` rather than `NOT coalesce(x, 0)`: SQLite's parser holds less.)
+            return "(" + (try condition(inner, on: entity, alias: alias)) + ") IS NOT 1"
         case .compare(let path, let op, let value):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 let bound = try compiler.bind(value, for: attribute, applyingTransforms: op == .equal || op == .notEqual)
@@ -49,43 +59,64 @@ struct FilterCompiler {
         }
     }
 
-    /// The condition on the attribute at the end of `path`, through relationships as EXISTS
-    /// subqueries (a path through a `many` relationship holds when any linked row matches).
+    /// The condition on the attribute at the end of `path`. A path through relationships is one
+    /// EXISTS subquery joining a table per step (and the link table of a `many` step), so it
+    /// holds when any chain of linked rows ends in a match.
+    ///
+    /// For `followers.repos.name` on `User`:
+    ///
+    /// ```sql
+    /// EXISTS (SELECT 1 FROM "User_followers" l1 JOIN "User" t1 ON t1."id" = l1."target"
+    ///   JOIN "Repo" t2 ON t2."owner" = t1."id" WHERE l1."source" = r."id" AND t2."name" IS ?)
+    /// ```
     private mutating func leaf(
         _ path: [String], on entity: EntityPlan, alias: String,
         _ make: (inout FilterCompiler, String, AttributeSpec) throws(FilterError) -> String
     ) throws(FilterError) -> String {
-        let name = path[0]
-        if path.count == 1, let attribute = entity.spec.attribute(named: name) {
-            return try make(&self, "\(alias).\(quote(attribute.name))", attribute)
-        }
-        guard let r = entity.relationships.firstIndex(where: { $0.spec.name == name }) else {
-            let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
-            throw FilterError(
-                message: "\(entity.spec.name) has no field '\(name)'\(Suggestion.hint(for: name, among: names))", column: nil)
-        }
-        let relationship = entity.relationships[r]
-        let target = plan.entities[relationship.target]
-        var rest = Array(path.dropFirst())
-        if rest.isEmpty {
-            // A relationship compared by itself stands for its target's key.
-            guard target.spec.primaryKey.count == 1 else {
-                throw FilterError(message: "'\(name)' links to \(target.spec.name), which has no single key to compare; name one of its fields", column: nil)
+        var (current, currentAlias, rest) = (entity, alias, path[...])
+        var tables: [(table: String, on: String)] = []
+        var steps = 0
+        while true {
+            let name = rest.removeFirst()
+            if rest.isEmpty, let attribute = current.spec.attribute(named: name) {
+                let body = try make(&self, "\(currentAlias).\(quote(attribute.name))", attribute)
+                guard let first = tables.first else { return body }
+                let joins = tables.dropFirst().map { " JOIN \($0.table) ON \($0.on)" }.joined()
+                return "EXISTS (SELECT 1 FROM \(first.table)\(joins) WHERE \(first.on) AND \(body))"
             }
-            rest = target.spec.primaryKey
-        }
-        aliasCount += 1
-        let inner = "t\(aliasCount)"
-        let body = try leaf(rest, on: target, alias: inner, make)
-        switch relationship.storage {
-        case .selfColumn(let column, _):
-            return "EXISTS (SELECT 1 FROM \(target.table) \(inner) WHERE \(inner).\(target.rowID) = \(alias).\(quote(column)) AND \(body))"
-        case .otherColumn(let column):
-            return "EXISTS (SELECT 1 FROM \(target.table) \(inner) WHERE \(inner).\(quote(column)) = \(alias).\(entity.rowID) AND \(body))"
-        case .linkTable(let table, let selfIsSource):
-            let mine = selfIsSource ? "\"source\"" : "\"target\""
-            let theirs = selfIsSource ? "\"target\"" : "\"source\""
-            return "EXISTS (SELECT 1 FROM \(quote(table)) l\(aliasCount) JOIN \(target.table) \(inner) ON \(inner).\(target.rowID) = l\(aliasCount).\(theirs) WHERE l\(aliasCount).\(mine) = \(alias).\(entity.rowID) AND \(body))"
+            guard let r = current.relationships.firstIndex(where: { $0.spec.name == name }) else {
+                let names = current.spec.attributes.map(\.name) + current.spec.relationships.map(\.name)
+                throw FilterError(
+                    message: "\(current.spec.name) has no field '\(name)'\(Suggestion.hint(for: name, among: names))", column: nil)
+            }
+            let relationship = current.relationships[r]
+            let target = plan.entities[relationship.target]
+            if rest.isEmpty {
+                // A relationship compared by itself stands for its target's key.
+                guard target.spec.primaryKey.count == 1 else {
+                    throw FilterError(message: "'\(name)' links to \(target.spec.name), which has no single key to compare; name one of its fields", column: nil)
+                }
+                rest = target.spec.primaryKey[...]
+            }
+            steps += 1
+            guard steps <= Self.maximumRelationships else {
+                throw FilterError(
+                    message: "a path may follow at most \(Self.maximumRelationships) relationships", column: nil)
+            }
+            aliasCount += 1
+            let (inner, link) = ("t\(aliasCount)", "l\(aliasCount)")
+            switch relationship.storage {
+            case .selfColumn(let column, _):
+                tables.append(("\(target.table) \(inner)", "\(inner).\(target.rowID) = \(currentAlias).\(quote(column))"))
+            case .otherColumn(let column):
+                tables.append(("\(target.table) \(inner)", "\(inner).\(quote(column)) = \(currentAlias).\(current.rowID)"))
+            case .linkTable(let table, let selfIsSource):
+                let mine = selfIsSource ? "\"source\"" : "\"target\""
+                let theirs = selfIsSource ? "\"target\"" : "\"source\""
+                tables.append(("\(quote(table)) \(link)", "\(link).\(mine) = \(currentAlias).\(current.rowID)"))
+                tables.append(("\(target.table) \(inner)", "\(inner).\(target.rowID) = \(link).\(theirs)"))
+            }
+            (current, currentAlias) = (target, inner)
         }
     }
 

@@ -50,12 +50,9 @@ struct FilterParser {
     private var conditions = 0
     private var values = 0
 
-    /// The deepest nesting of parentheses and NOT: the parser and the compiler recurse on it.
+    /// The deepest nesting of parentheses: the parser recurses on it. (What may run is
+    /// checked after parsing, by ``FilterExpression/normalized()``.)
     static let maximumDepth = 64
-    /// The most conditions one filter holds: SQLite refuses expressions deeper than 1000.
-    static let maximumConditions = 500
-    /// The most values one filter binds (SQLite binds at most 32766 parameters per statement).
-    static let maximumValues = 10_000
 
     struct Token: Equatable {
         enum Kind: Equatable { case name, number, string, symbol, end }
@@ -118,21 +115,30 @@ struct FilterParser {
     }
 
     private mutating func parseNot() throws(FilterError) -> FilterExpression {
-        if isKeyword(peek, "NOT") || (peek.kind == .symbol && peek.text == "(") {
+        // A run of NOTs is counted, not recursed on: an even number of them cancels out.
+        var isNegated = false
+        while accept(keyword: "NOT") { isNegated.toggle() }
+        let operand = try parseOperand()
+        return isNegated ? .not(operand) : operand
+    }
+
+    private mutating func parseOperand() throws(FilterError) -> FilterExpression {
+        if peek.kind == .symbol && peek.text == "(" {
             guard depth < Self.maximumDepth else {
-                throw error("parentheses and NOT nested more than \(Self.maximumDepth) levels deep")
+                throw error("parentheses nested more than \(Self.maximumDepth) levels deep")
             }
             depth += 1
             defer { depth -= 1 }
-            if accept(keyword: "NOT") { return .not(try parseNot()) }
             position += 1
             let inner = try parseOr()
             guard accept(symbol: ")") else { throw error("expected ')'") }
             return inner
         }
         conditions += 1
-        guard conditions <= Self.maximumConditions else {
-            throw error("more than \(Self.maximumConditions) conditions in one filter")
+        // The limits of FilterExpression, checked here too so a huge filter stops early, at the
+        // column where it passes them.
+        guard conditions <= FilterExpression.maximumConditions else {
+            throw error("more than \(FilterExpression.maximumConditions) conditions in one filter")
         }
         return try parseCompare()
     }
@@ -178,7 +184,9 @@ struct FilterParser {
 
     private mutating func parseValue() throws(FilterError) -> FilterExpression.Literal {
         values += 1
-        guard values <= Self.maximumValues else { throw error("more than \(Self.maximumValues) values in one filter") }
+        guard values <= FilterExpression.maximumValues else {
+            throw error("more than \(FilterExpression.maximumValues) values in one filter")
+        }
         let token = peek
         switch token.kind {
         case .number: position += 1; return .number(token.text)

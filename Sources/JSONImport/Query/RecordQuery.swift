@@ -11,10 +11,12 @@ public struct RecordQuery: Sendable, Hashable {
     /// The entity whose records to read.
     public var entity: String
     /// Primary keys to select; a composite key as its values joined by commas in key order.
+    /// Any number of keys is bound as one value (a JSON array read with `json_each`).
     public var ids: [String]
     /// A filter expression (SPEC 4.3).
     public var filter: String?
     /// Sort keys, applied in order; the primary key (the row id for an owned entity) breaks ties.
+    /// A field named again changes nothing and is left out of the SQL.
     public var order: [Order]
     /// The most records to return; all when `nil`.
     public var limit: Int?

@@ -32,27 +32,65 @@ struct RecordReader {
         var conditions: [String] = []
         var parameters: [StoredValue] = []
         if let filter = selection.filter {
-            conditions.append(try compiler.condition(filter, on: entity, alias: "r"))
+            conditions.append(try compiler.compile(filter, on: entity, alias: "r"))
             parameters += compiler.parameters
         }
         if !selection.ids.isEmpty {
-            let one = "(" + entity.spec.primaryKey.map { "r.\(quote($0)) IS ?" }.joined(separator: " AND ") + ")"
-            conditions.append("(" + Array(repeating: one, count: selection.ids.count).joined(separator: " OR ") + ")")
-            parameters += selection.ids.flatMap { $0 }
+            let (condition, keys) = Self.keyCondition(entity, keys: selection.ids)
+            conditions.append(condition)
+            parameters.append(keys)
         }
         if selection.excludesStubs && !entity.spec.isOwned { conditions.append("r.\"_stub\" = 0") }
         var sql = "SELECT r.\(entity.rowID) FROM \(entity.table) r"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        var order = selection.order.map { field, descending in
+        // A field sorted by a second time changes nothing (its ties are already equal): each
+        // is kept once, so ORDER BY stays within SQLite's 2000 terms however often it is named.
+        // Decimals sort by value; the key that breaks ties sorts by its stored text.
+        var order: [String] = []
+        var ordered: Set<String> = []
+        for (field, descending) in selection.order where ordered.insert(field).inserted {
             let column = entity.spec.attribute(named: field).map { FilterCompiler.compared("r.\(quote(field))", $0) }
-            return (column ?? "r.\(quote(field))") + (descending ? " DESC" : "")
+            order.append((column ?? "r.\(quote(field))") + (descending ? " DESC" : ""))
         }
-        order += (entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey).map { "r.\(quote($0))" }
+        for field in entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey where ordered.insert(field).inserted {
+            order.append("r.\(quote(field))")
+        }
         sql += " ORDER BY " + order.joined(separator: ", ")
         if selection.limit != nil || selection.offset != nil {
             sql += " LIMIT \(selection.limit ?? -1) OFFSET \(selection.offset ?? 0)"
         }
         return (sql, parameters)
+    }
+
+    /// The condition selecting the rows of `entity` (alias `r`) whose primary key is one of
+    /// `keys`, and its one parameter: the keys as a JSON array, read with `json_each`, so any
+    /// number of keys is one bound value.
+    ///
+    /// ```sql
+    /// r."id" IN (SELECT value FROM json_each(?))                            -- [1,2,3]
+    /// (r."team", r."user") IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+    ///                          FROM json_each(?))                           -- [["a",1],["b",2]]
+    /// ```
+    static func keyCondition(_ entity: EntityPlan, keys: [[StoredValue]]) -> (sql: String, parameter: StoredValue) {
+        let columns = entity.spec.primaryKey.map { "r.\(quote($0))" }
+        let isComposite = columns.count > 1
+        var array = JSONTextWriter()
+        array.append("[")
+        for (i, key) in keys.enumerated() {
+            if i > 0 { array.append(",") }
+            if isComposite { array.append("[") }
+            for (j, value) in key.enumerated() {
+                if j > 0 { array.append(",") }
+                array.append(value)
+            }
+            if isComposite { array.append("]") }
+        }
+        array.append("]")
+        guard isComposite else {
+            return ("\(columns[0]) IN (SELECT value FROM json_each(?))", .text(array.text))
+        }
+        let parts = columns.indices.map { "json_extract(value, '$[\($0)]')" }.joined(separator: ", ")
+        return ("(\(columns.joined(separator: ", "))) IN (SELECT \(parts) FROM json_each(?))", .text(array.text))
     }
 
     /// Row `row` of `entity` as a record: attributes, then relationships, then bookkeeping.

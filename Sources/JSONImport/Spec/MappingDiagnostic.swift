@@ -47,6 +47,9 @@ public struct MappingDiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let invalidPattern = Code(rawValue: "invalidPattern")
         /// A relationship that cannot reference its target this way (`by: id` to an owned entity).
         public static let invalidReference = Code(rawValue: "invalidReference")
+        /// An entity whose table would need more columns than SQLite allows (2000, its key,
+        /// link and bookkeeping columns included).
+        public static let tooManyColumns = Code(rawValue: "tooManyColumns")
 
         /// The stable name, as ``rawValue``.
         public var description: String { rawValue }
@@ -79,12 +82,17 @@ public struct MappingDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var summary: String { "\(location): error: \(message)" }
 
     /// The header line, then the source line and a caret under the column when known.
+    ///
+    /// Control characters in the source line are shown as `\u{7}` (see the README's
+    /// Reliability section), and the caret still points at the column.
     public var description: String {
         guard let sourceLine else { return summary }
         // Tabs are kept so the caret lines up however the terminal expands them.
-        let lead = sourceLine.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+        let shown = TerminalText.escaped(sourceLine, keeping: ["\t"])
+        let before = TerminalText.escaped(String(sourceLine.prefix(max(0, location.column - 1))), keeping: ["\t"])
+        let lead = before.map { $0 == "\t" ? "\t" : " " }.joined()
         let padding = String(repeating: " ", count: max(0, location.column - 1 - sourceLine.count))
-        return "\(summary)\n\(sourceLine)\n\(lead)\(padding)^"
+        return "\(summary)\n\(shown)\n\(lead)\(padding)^"
     }
 }
 

@@ -116,6 +116,25 @@ public struct EntitySpec: Sendable, Hashable {
         }
         return "_id"
     }
+
+    /// How many columns the entity's table has: the row id column `_id` when the key is not a
+    /// single `int`, the attributes, the foreign-key columns of `links` held in this table, the
+    /// three timestamps unless `timestamps: false`, and `_stub` unless the entity is owned.
+    ///
+    /// - Parameter links: every link of the mappings.
+    /// - Returns: the column count; SQLite allows at most ``maximumColumns``.
+    func columnCount(links: [Link]) -> Int {
+        let foreignKeys = links.filter { link in
+            if case .foreignKey(let table, _, _, _) = link.storage { return table == self.table }
+            return false
+        }.count
+        return (rowIDColumn == "_id" ? 1 : 0) + attributes.count + foreignKeys + (hasTimestamps ? 3 : 0)
+            + (isOwned ? 0 : 1)
+    }
+
+    /// The most columns a SQLite table has (SQLITE_MAX_COLUMN): an entity whose table would
+    /// need more is refused when the mappings load.
+    static let maximumColumns = 2000
 }
 
 /// What the clean-up pass does with an entity's rows (SPEC 2.5).

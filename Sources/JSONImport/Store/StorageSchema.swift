@@ -59,6 +59,7 @@ public struct StorageSchema: Sendable, Hashable {
         if !entity.isOwned {
             columns.append(Column(name: "_stub", type: "INTEGER", constraint: "NOT NULL DEFAULT 0"))
         }
+        assert(columns.count == entity.columnCount(links: spec.links), "the loader's column limit counts these columns")
         return columns
     }
 

@@ -1,4 +1,7 @@
+import JSONImport
+
 /// Lays out rows of cells in aligned columns separated by two spaces, for text reports.
+/// Control characters in cells (payload data in `query --format table`) are shown as `\u{1B}`.
 ///
 /// ```
 /// User     key: id    attributes: 10  relationships: 3
@@ -8,7 +11,7 @@ struct TextTable {
     private(set) var rows: [[String]] = []
 
     mutating func append(_ cells: [String]) {
-        rows.append(cells)
+        rows.append(cells.map { TerminalText.escaped($0) })
     }
 
     /// The rows, one per line, each column padded to its widest cell (the last is not padded).

@@ -75,12 +75,13 @@ struct ErrorReport: Equatable {
         }
     }
 
-    /// The text written to stderr.
+    /// The text written to stderr. Control characters from the data an error quotes are shown
+    /// as `\u{1B}` (tabs kept in context lines, so a caret stays under its column).
     var rendered: String {
         lines.map { line in
             switch line {
-            case .error(let message): "error: \(Self.singleLine(message))\n"
-            case .context(let text): "\(text)\n"
+            case .error(let message): "error: \(Self.singleLine(TerminalText.escaped(message, keeping: ["\n"])))\n"
+            case .context(let text): "\(TerminalText.escaped(text, keeping: ["\t"]))\n"
             }
         }.joined()
     }

@@ -270,4 +270,21 @@ import Testing
                 "m.yml:2:9: error: expected a mapping in entity 'User', found a list"
             ])
     }
+    /// `Wide` with `id` and `count - 1` more string attributes, then `extra` lines under it.
+    static func wide(_ count: Int, _ extra: String = "") -> String {
+        "entities:\n  Wide:\n    primaryKey: id\n    attributes:\n      id: int\n"
+            + (1..<count).map { "      a\($0): string\n" }.joined() + extra
+    }
+
+    @Test func aTableOfMoreThan2000ColumnsIsRefusedAtTheEntity() throws {
+        #expect(loadErrors(Self.wide(1_996)) == [])
+        #expect(loadErrors(Self.wide(1_997)) == [
+            "m.yml:2:3: error: entity 'Wide' needs 2001 columns (1997 attributes, 4 link and bookkeeping columns); a SQLite table holds at most 2000"
+        ])
+        // Foreign-key columns count; an owned entity has `_id` and no `_stub`; no timestamps, three fewer.
+        let links = "    relationships:\n      a: { to: Wide, kind: one }\n      b: { to: Wide, kind: one }\n"
+        #expect(loadErrors(Self.wide(1_995, links)).first?.contains("needs 2001 columns (1995 attributes, 6 link") == true)
+        #expect(loadErrors(Self.wide(1_999).replacingOccurrences(of: "primaryKey: id\n", with: "timestamps: false\n")) == [])
+        #expect(loadErrors(Self.wide(2_000).replacingOccurrences(of: "primaryKey: id\n", with: "timestamps: false\n")).count == 1)
+    }
 }

@@ -23,7 +23,23 @@ extension MappingLoader {
         let (links, linkIndex) = makeLinks(index, backSides: backSides, skipping: duplicates, tables: &tables)
         guard diagnostics.isEmpty else { return Resolved() }
         let entities = drafts.enumerated().map { i, draft in makeEntity(draft, at: i, linkIndex: linkIndex) }
+        checkColumnCounts(entities, links: links)
         return Resolved(entities: entities, links: links)
+    }
+
+    /// Reports each entity whose table would need more columns than SQLite allows, so that
+    /// `validate` refuses what the store could never create.
+    private mutating func checkColumnCounts(_ entities: [EntitySpec], links: [Link]) {
+        for entity in entities {
+            let count = entity.columnCount(links: links)
+            guard count > EntitySpec.maximumColumns else { continue }
+            report(
+                .tooManyColumns,
+                "entity '\(entity.name)' needs \(count) columns (\(entity.attributes.count) attributes, "
+                    + "\(count - entity.attributes.count) link and bookkeeping columns); "
+                    + "a SQLite table holds at most \(EntitySpec.maximumColumns)",
+                at: entity.location)
+        }
     }
 
     private func relationship(_ id: RelationshipID) -> RelationshipDraft {
