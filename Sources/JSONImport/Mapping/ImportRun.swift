@@ -74,7 +74,7 @@ struct ImportRun {
                 try reader.forEachRecord { record in
                     report.records += 1
                     meter?.advance(to: record.offset, records: report.records)
-                    importer.setAsideDueLinkIndexes()
+                    try importer.setAsideDueLinkIndexes()
                     importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
                     if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
                         report.skipped += 1
@@ -131,6 +131,7 @@ struct ImportRun {
             importer.rootRows.append(outcome.row)
             return nil
         } catch let error as RecordError {
+            try rethrowStoreFailure(error)
             let issue = ImportIssue(
                 file: source.name, record: record.index, path: error.path.rendered(after: record.path),
                 message: error.message, line: record.line)
@@ -163,11 +164,20 @@ struct ImportRun {
         throw UniqueRetry(issues: issues)
     }
 
+    /// Throws the store's error behind `error` when the store failed rather than the record
+    /// (the disk is full, the file read-only…), or when SQLite rolled the whole transaction
+    /// back, taking the record's savepoint with it.
+    private func rethrowStoreFailure(_ error: RecordError) throws(StoreError) {
+        guard let storeError = error.storeError else { return }
+        if storeError.isStoreFailure || !store.connection.isInTransaction { throw storeError }
+    }
+
     /// Settles the counts of rows whose changes cancelled out.
     private func finishRecords(_ importer: Importer) throws {
         do {
             try importer.settleNetEffect()
         } catch {
+            try rethrowStoreFailure(error)
             var report = ImportReport(entity: entity.spec.name)
             report.errors = [ImportIssue(file: "", record: 0, path: "$", message: error.message)]
             throw ImportError(code: .invalidRecord, message: error.message, report: report)

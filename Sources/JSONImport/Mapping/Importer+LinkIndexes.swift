@@ -70,13 +70,18 @@ extension Importer {
 
     /// Drops the target indexes that became due; called between root records, where no
     /// statement is running and no savepoint is open.
-    func setAsideDueLinkIndexes() {
+    ///
+    /// - Throws: the store's error when SQLite rolled the import's transaction back (a full
+    ///   disk, say): the records after it must not run outside of it.
+    func setAsideDueLinkIndexes() throws(StoreError) {
         guard linkIndexes.isDue else { return }
         linkIndexes.isDue = false
         for link in linkIndexes.tables.indices where linkIndexes.isDue(link) {
             do {
                 try connection.execute("DROP INDEX IF EXISTS \(StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!).name)")
                 linkIndexes.isSetAside[link] = true
+            } catch where !connection.isInTransaction {
+                throw error
             } catch {
                 // A statement of the caller's is running on this connection: keep the index.
                 linkIndexes.isKept[link] = true
@@ -92,7 +97,7 @@ extension Importer {
         do {
             try restore(link)
         } catch {
-            throw fail(error.description)
+            throw fail(error)
         }
         linkIndexes.builtInRecord.append(link)
     }

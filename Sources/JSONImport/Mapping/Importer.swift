@@ -427,7 +427,7 @@ final class Importer {
             cached.statement = statement
             return statement
         } catch {
-            throw fail(error.description)
+            throw fail(error)
         }
     }
 
@@ -435,7 +435,7 @@ final class Importer {
         do {
             return try statement.step()
         } catch {
-            throw fail(error.code == .constraint ? "constraint failed: \(error.message)" : error.description)
+            throw fail(error)
         }
     }
 
@@ -444,4 +444,10 @@ final class Importer {
     }
 
     func fail(_ message: String) -> RecordError { RecordError(path: path, message: message) }
+
+    /// The record error for a statement of the record that failed with `error`.
+    func fail(_ error: StoreError) -> RecordError {
+        let message = error.code == .constraint ? "constraint failed: \(error.message)" : error.description
+        return RecordError(path: path, message: message, storeError: error)
+    }
 }

@@ -4,6 +4,10 @@ import Foundation
 struct RecordError: Error {
     var path: [PathComponent]
     let message: String
+    /// The store's error when a statement of the record failed. When the store itself failed
+    /// (``StoreError/isStoreFailure``: the disk is full, the file read-only…) or SQLite rolled
+    /// the transaction back, it is no error of the record: the import stops with it instead.
+    var storeError: StoreError? = nil
 }
 
 /// One step of a JSON path.

@@ -7,51 +7,65 @@ import Foundation
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// The store's path as messages show it (the path of the file it will become, for a store
+    /// built under a temporary name).
+    let name: String
+    /// Opened for writing, the file turned out read-only (SQLite then opens it for reading).
+    let isReadOnly: Bool
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path` (`:memory:` for a private one),
     /// with WAL, foreign keys and a busy timeout; `readOnly` opens an existing file for reading.
-    init(path: String, create: Bool, busyTimeout: Double, readOnly: Bool = false) throws(StoreError) {
+    init(path: String, name: String? = nil, create: Bool, busyTimeout: Double, readOnly: Bool = false) throws(StoreError) {
         _ = Self.configureOnce
+        let name = name ?? path
         var db: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = access | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let systemError = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
-            throw StoreError(.cannotOpen, "cannot open store '\(path)': \(message)")
+            throw Self.error(rc, systemError: systemError, message, store: name, isReadOnly: false, sql: nil)
+                ?? StoreError(.cannotOpen, "cannot open store '\(name)': \(message)")
         }
         self.handle = db
         self.path = path
+        self.name = name
+        self.isReadOnly = !readOnly && sqlite3_db_readonly(db, "main") == 1
         sqlite3_extended_result_codes(db, 1)
         try registerDecimalCollation()
         sqlite3_busy_timeout(db, Int32(min(busyTimeout * 1000, Double(Int32.max))))
-        try execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:" && !readOnly {
-            try enableWAL(waitingUpTo: busyTimeout)
-            try execute("PRAGMA synchronous = NORMAL")
+        do throws(StoreError) {
+            try execute("PRAGMA foreign_keys = ON")
+            // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
+            // rather than growing the cache past its 8 MB.
+            try execute("PRAGMA cache_size = -\(Self.pageCacheKB)")
+            try execute("PRAGMA cache_spill = 500")
+        } catch {
+            throw error.during("opening")
         }
-        // An import is one transaction however large: dirty pages beyond 500 spill to the WAL
-        // rather than growing the cache past its 8 MB.
-        try execute("PRAGMA cache_size = -\(Self.pageCacheKB)")
-        try execute("PRAGMA cache_spill = 500")
+        if !readOnly { try enableWAL(waitingUpTo: busyTimeout) }
     }
 
-    /// Switches to WAL. Switching takes an exclusive lock and SQLite's busy handler does not wait
-    /// for it, so processes opening a new store at the same moment retry here, up to the busy
-    /// timeout, instead of failing with "database is locked".
-    private func enableWAL(waitingUpTo timeout: Double) throws(StoreError) {
+    /// Switches a file store to WAL, the journal every writer of a store uses. Switching takes
+    /// an exclusive lock and SQLite's busy handler does not wait for it, so processes opening a
+    /// new store at the same moment retry here, up to the busy timeout, instead of failing with
+    /// "database is locked".
+    func enableWAL(waitingUpTo timeout: Double) throws(StoreError) {
+        guard path != ":memory:" else { return }
         var waited = 0.0
         while true {
             do {
                 try execute("PRAGMA journal_mode = WAL")
-                return
+                break
             } catch where error.code == .busy && waited < timeout {
                 usleep(10_000)
                 waited += 0.01
             }
         }
+        try execute("PRAGMA synchronous = NORMAL")
     }
 
     /// The page cache's size in KB.
@@ -156,15 +170,39 @@ final class SQLiteConnection {
 
     /// Turns a result code into a typed error.
     func error(_ rc: Int32, _ message: String, sql: String?) -> StoreError {
+        if let fault = Self.error(
+            rc, systemError: sqlite3_system_errno(handle), message, store: name, isReadOnly: isReadOnly, sql: sql)
+        {
+            return fault
+        }
         let code: StoreError.Code
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
         case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
-        case SQLITE_FULL: code = .full
         case SQLITE_CONSTRAINT: code = .constraint
         case SQLITE_CANTOPEN: code = .cannotOpen
         default: code = .sqlite
         }
         return StoreError(code, message, sql: sql)
+    }
+
+    /// The error for a store file that cannot be written, named by its cause (the disk is full,
+    /// the file-size limit is reached, the file or its folder is read-only, the device fails);
+    /// `nil` for any other failure. `systemError` is the `errno` SQLite last saw.
+    private static func error(
+        _ rc: Int32, systemError: Int32, _ message: String, store: String, isReadOnly: Bool, sql: String?
+    ) -> StoreError? {
+        let primary = rc & 0xFF
+        let isFileError = primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN
+        if primary == SQLITE_FULL || (isFileError && (systemError == ENOSPC || systemError == EDQUOT)) {
+            return .cannotWrite(.full, store: store, sql: sql)
+        }
+        if isFileError && systemError == EFBIG { return .cannotWrite(.fileTooLarge, store: store, sql: sql) }
+        if primary == SQLITE_READONLY || (isFileError && (systemError == EROFS || isReadOnly)) {
+            return .cannotWrite(.readOnly, store: store, sql: sql)
+        }
+        guard primary == SQLITE_IOERR else { return nil }
+        let cause = systemError == 0 ? "" : ": " + String(cString: strerror(systemError))
+        return StoreError(.ioError, "store '\(store)': \(message)\(cause)", sql: sql)
     }
 }
