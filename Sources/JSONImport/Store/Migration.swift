@@ -55,14 +55,12 @@ extension Mapper {
     /// ```
     /// - Returns: every change between the store and the mappings; when ``MigrationPlan/losesData``
     ///   and not `allowDataLoss`, none of them was applied.
-    /// - Throws: ``StoreError`` when the store cannot be opened or is not a store.
+    /// - Throws: ``StoreError`` when the store cannot be opened, is not a store, or is of a newer
+    ///   format than this build's.
     public static func migrate(
         store path: String, to spec: MappingSpec, allowDataLoss: Bool = false, busyTimeout: Double = 30
     ) throws -> MigrationPlan {
-        guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(.notFound, "store '\(path)' does not exist")
-        }
-        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout)
+        let connection = try Store.connect(Store.Location(path: path, create: false), busyTimeout: busyTimeout)
         return try Store.migrate(connection, to: spec, allowDataLoss: allowDataLoss)
     }
 }

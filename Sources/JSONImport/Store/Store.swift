@@ -16,20 +16,33 @@ final class Store {
         let create: Bool
         /// Open an existing store for reading only (no schema work).
         var readOnly = false
+        /// The path messages name; `path` unless the store is being built under another name.
+        var name: String? = nil
     }
 
     /// Opens the store at `location` for `spec`: creates the storage in a new store, applies
     /// safe migrations, and refuses data-losing ones unless `allowDataLoss`.
     init(_ location: Location, spec: MappingSpec, busyTimeout: Double, allowDataLoss: Bool = false) throws {
-        let isMemory = location.path == ":memory:"
-        if !isMemory && !location.create && !FileManager.default.fileExists(atPath: location.path) {
-            throw StoreError(.notFound, "store '\(location.path)' does not exist")
-        }
-        self.connection = try SQLiteConnection(
-            path: location.path, create: location.create, busyTimeout: busyTimeout, readOnly: location.readOnly)
+        self.connection = try Self.connect(location, busyTimeout: busyTimeout)
         self.spec = spec
         self.plan = ImportPlan(spec: spec)
         if !location.readOnly { try prepareSchema(allowDataLoss: allowDataLoss) }
+    }
+
+    /// Opens a connection to the store at `location`. Before the first write (the switch to
+    /// WAL), reads that change nothing check that the file is a new database or a store of a
+    /// format this build reads: another application's database, or a store of a newer format,
+    /// is refused as it was found.
+    static func connect(_ location: Location, busyTimeout: Double) throws -> SQLiteConnection {
+        if location.path != ":memory:" && !location.create && !FileManager.default.fileExists(atPath: location.path) {
+            throw StoreError(.notFound, "store '\(location.name ?? location.path)' does not exist")
+        }
+        let connection = try SQLiteConnection(
+            path: location.path, name: location.name, create: location.create, busyTimeout: busyTimeout,
+            readOnly: location.readOnly)
+        try connection.readTransaction { try StoreFormat.check(connection) }
+        if !location.readOnly { try connection.enableWAL(waitingUpTo: busyTimeout) }
+        return connection
     }
 
     private func prepareSchema(allowDataLoss: Bool) throws {
@@ -79,7 +92,7 @@ final class Store {
         guard case .text(let json)? = rows.first?.first,
             let state = try? JSONDecoder().decode(StoreSchemaState.self, from: Data(json.utf8))
         else {
-            throw StoreError(.corrupt, "store '\(connection.path)' has no readable schema record")
+            throw StoreError(.corrupt, "store '\(connection.name)' has no readable schema record")
         }
         return state
     }
@@ -87,7 +100,7 @@ final class Store {
     private static func requireEmpty(_ connection: SQLiteConnection) throws {
         let tables = try connection.rows("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
         if case .integer(let count)? = tables.first?.first, count > 0 {
-            throw StoreError(.corrupt, "'\(connection.path)' is a database but not a JSONImport store")
+            throw StoreError(.notAStore, "'\(connection.name)' is a database but not a JSONImport store")
         }
     }
 
@@ -96,7 +109,8 @@ final class Store {
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(state), as: UTF8.self)
         try connection.run(
-            "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('schema', ?), ('format', '1') "
-                + "ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"", [.text(json)])
+            "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('schema', ?), ('format', ?) "
+                + "ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
+            [.text(json), .text(String(StoreFormat.current))])
     }
 }

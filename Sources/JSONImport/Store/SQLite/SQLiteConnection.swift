@@ -15,7 +15,9 @@ final class SQLiteConnection {
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path` (`:memory:` for a private one),
-    /// with WAL, foreign keys and a busy timeout; `readOnly` opens an existing file for reading.
+    /// with foreign keys and a busy timeout; `readOnly` opens an existing file for reading.
+    ///
+    /// Opening changes nothing in the file; ``enableWAL(waitingUpTo:)`` is the first write.
     init(path: String, name: String? = nil, create: Bool, busyTimeout: Double, readOnly: Bool = false) throws(StoreError) {
         _ = Self.configureOnce
         let name = name ?? path
@@ -46,7 +48,6 @@ final class SQLiteConnection {
         } catch {
             throw error.during("opening")
         }
-        if !readOnly { try enableWAL(waitingUpTo: busyTimeout) }
     }
 
     /// Switches a file store to WAL, the journal every writer of a store uses. Switching takes
