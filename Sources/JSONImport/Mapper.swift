@@ -73,13 +73,20 @@ public final class Mapper: Sendable {
     }
 
     /// Opens (or creates) the store for an already loaded spec.
-    public init(spec: MappingSpec, store: StoreLocation = .inMemory, configuration: Configuration = .default) throws {
+    public convenience init(spec: MappingSpec, store: StoreLocation = .inMemory, configuration: Configuration = .default) throws {
+        try self.init(
+            spec: spec, location: Store.Location(path: store.path, create: configuration.createsStore),
+            configuration: configuration)
+    }
+
+    /// Opens (or creates) the store at `location`.
+    init(spec: MappingSpec, location: Store.Location, configuration: Configuration) throws {
         self.spec = spec
         self.configuration = configuration
         let opened = try Store(
-            Store.Location(path: store.path, create: configuration.createsStore), spec: spec,
-            busyTimeout: configuration.busyTimeout, allowDataLoss: configuration.allowsDataLoss)
-        self.store = SharedStore(opened, readers: store == .inMemory ? nil : store.path, busyTimeout: configuration.busyTimeout)
+            location, spec: spec, busyTimeout: configuration.busyTimeout, allowDataLoss: configuration.allowsDataLoss)
+        let isMemory = location.path == StoreLocation.inMemory.path
+        self.store = SharedStore(opened, readers: isMemory ? nil : location.path, busyTimeout: configuration.busyTimeout)
     }
 
     // MARK: Importing

@@ -18,12 +18,21 @@ struct CommandContext {
     }
 
     /// Opens the store named by `--store` for the mappings. Only `import` creates a missing
-    /// store; for every other command a missing store is a store error (exit 3).
+    /// store (see ``withStoreCreatedOnSuccess(_:)``); for every other command a missing store is
+    /// a store error (exit 3).
     func openMapper(createsStore: Bool) throws -> Mapper {
         let spec = try loadMappings()
         let store: Mapper.StoreLocation = globals.storePath == ":memory:" ? .inMemory : .file(globals.storePath)
         return try Mapper(
             spec: spec, store: store,
             configuration: Mapper.Configuration(busyTimeout: globals.busyTimeout, createsStore: createsStore))
+    }
+
+    /// Runs `body` with the store named by `--store`; a missing store is created and kept only
+    /// if `body` succeeds, so a first import that fails leaves no file behind.
+    func withStoreCreatedOnSuccess<R>(_ body: (Mapper) throws -> R) throws -> R {
+        try Mapper.withStore(
+            at: globals.storePath, spec: loadMappings(),
+            configuration: Mapper.Configuration(busyTimeout: globals.busyTimeout, createsStore: true), body)
     }
 }

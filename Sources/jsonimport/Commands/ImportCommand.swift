@@ -78,8 +78,9 @@ struct ImportCommand: Command {
         if let bar { progress = { bar.draw($0) } }
         return try reportFormat.reportingFailure(of: entity, dryRun: options.dryRun, command: Self.signature.name, to: context.output) {
             defer { bar?.clear() }
-            let mapper = try context.openMapper(createsStore: true)
-            return try mapper.importSources(files.map(ImportSource.file), as: entity, options: options, progress: progress)
+            return try context.withStoreCreatedOnSuccess { mapper in
+                try mapper.importSources(files.map(ImportSource.file), as: entity, options: options, progress: progress)
+            }
         }
     }
 
