@@ -88,6 +88,17 @@ import Testing
             try Self.expectUserOneAlone(in: store, workspace)
             #expect(!result.stderr.contains("committing"), "\(result)")
         }
+        // 1 MB of rows, which stay in the page cache until the commit writes them out.
+        let name = String(repeating: "n", count: 1000)
+        try workspace.write("[" + (2...1001).map { #"{"id": \#($0), "name": "\#(name)"}"# }.joined(separator: ",") + "]", to: "some.json")
+        let atCommit = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", limited.replacingOccurrences(of: "2 << 20", with: "512 << 10"), try CLI.binary().path,
+             "--mappings", workspace.path("Mappings"), "--store", store, "import", "User", workspace.path("some.json")],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(atCommit.stderr == "error: store '\(store)': file too large, past the file-size limit (while committing)\n", "\(atCommit)")
+        #expect(atCommit.exitCode == 3)
+        try Self.expectUserOneAlone(in: store, workspace)
     }
 
     @Test func aReadOnlyStoreIsAStoreErrorNamingIt() throws {

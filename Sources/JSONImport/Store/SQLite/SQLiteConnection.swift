@@ -29,7 +29,7 @@ final class SQLiteConnection {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let systemError = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
-            throw Self.error(rc, systemError: systemError, message, store: name, isReadOnly: false, sql: nil)
+            throw Self.error(rc, systemError: systemError, message, path: path, store: name, isReadOnly: false, sql: nil)
                 ?? StoreError(.cannotOpen, "cannot open store '\(name)': \(message)")
         }
         self.handle = db
@@ -172,7 +172,8 @@ final class SQLiteConnection {
     /// Turns a result code into a typed error.
     func error(_ rc: Int32, _ message: String, sql: String?) -> StoreError {
         if let fault = Self.error(
-            rc, systemError: sqlite3_system_errno(handle), message, store: name, isReadOnly: isReadOnly, sql: sql)
+            rc, systemError: sqlite3_system_errno(handle), message, path: path, store: name, isReadOnly: isReadOnly,
+            sql: sql)
         {
             return fault
         }
@@ -187,18 +188,38 @@ final class SQLiteConnection {
         return StoreError(code, message, sql: sql)
     }
 
+    /// Whether a file of the store at `path` has reached the process's file-size limit
+    /// (`ulimit -f`). SQLite does not always keep the `EFBIG` of the write that failed (a
+    /// commit's rollback makes other calls), but the write it made up to the limit shows.
+    private static func hasReachedFileSizeLimit(_ path: String) -> Bool {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        #else
+            let resource = RLIMIT_FSIZE
+        #endif
+        // RLIM_INFINITY is the largest value on Linux, 2^63 - 1 on Darwin.
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return false }
+        return ["", "-wal", "-journal"].contains { suffix in
+            var info = stat()
+            return stat(path + suffix, &info) == 0 && rlim_t(info.st_size) >= limit.rlim_cur
+        }
+    }
+
     /// The error for a store file that cannot be written, named by its cause (the disk is full,
     /// the file-size limit is reached, the file or its folder is read-only, the device fails);
     /// `nil` for any other failure. `systemError` is the `errno` SQLite last saw.
     private static func error(
-        _ rc: Int32, systemError: Int32, _ message: String, store: String, isReadOnly: Bool, sql: String?
+        _ rc: Int32, systemError: Int32, _ message: String, path: String, store: String, isReadOnly: Bool, sql: String?
     ) -> StoreError? {
         let primary = rc & 0xFF
         let isFileError = primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN
         if primary == SQLITE_FULL || (isFileError && (systemError == ENOSPC || systemError == EDQUOT)) {
             return .cannotWrite(.full, store: store, sql: sql)
         }
-        if isFileError && systemError == EFBIG { return .cannotWrite(.fileTooLarge, store: store, sql: sql) }
+        if isFileError && (systemError == EFBIG || hasReachedFileSizeLimit(path)) {
+            return .cannotWrite(.fileTooLarge, store: store, sql: sql)
+        }
         if primary == SQLITE_READONLY || (isFileError && (systemError == EROFS || isReadOnly)) {
             return .cannotWrite(.readOnly, store: store, sql: sql)
         }
