@@ -48,7 +48,7 @@ def prepare_run(args, name):
     """Installs what is missing, builds the CLI unless --binary names one, and makes the scratch
     directory; returns (binary, work)."""
     bootstrap()
-    binary = args.binary or build_release()
+    binary = os.path.abspath(args.binary) if args.binary else build_release()
     work = args.work or tempfile.mkdtemp(prefix=f"jsonimport-{name}-")
     os.makedirs(work, exist_ok=True)
     return binary, work
