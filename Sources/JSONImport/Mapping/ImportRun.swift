@@ -150,7 +150,13 @@ struct ImportRun {
     /// error: it stops the import under `abort`; under `skip` the import runs again without the
     /// records at fault.
     private func settleUniques(_ importer: Importer) throws {
-        let conflicts = try importer.settlePendingUniques()
+        let conflicts: [(place: Importer.RecordPlace, issue: ImportIssue)]
+        do {
+            conflicts = try importer.settlePendingUniques()
+        } catch let error as RecordError {
+            try rethrowStoreFailure(error)
+            throw error
+        }
         guard let first = conflicts.first else { return }
         guard options.onError == .skip else {
             var report = ImportReport(entity: entity.spec.name)

@@ -324,7 +324,7 @@ final class Importer {
             try write(statement)
         } catch {
             // A unique value another row holds now waits for the end of the import.
-            let held = entity.uniqueSlots.isEmpty ? [] : try uniqueConflicts(entity, values: values, row: nil)
+            let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: nil)
             guard !held.isEmpty else { throw error }
             var cleared = values
             for slot in held { cleared[slot] = .null }
@@ -360,7 +360,7 @@ final class Importer {
         do {
             try write(statement)
         } catch {
-            let held = entity.uniqueSlots.isEmpty ? [] : try uniqueConflicts(entity, values: values, row: row)
+            let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: row)
             guard !held.isEmpty else { throw error }
             var cleared = values
             for slot in held { cleared[slot] = .null }

@@ -8,6 +8,9 @@ struct RecordError: Error {
     /// (``StoreError/isStoreFailure``: the disk is full, the file read-only…) or SQLite rolled
     /// the transaction back, it is no error of the record: the import stops with it instead.
     var storeError: StoreError? = nil
+
+    /// A constraint refused the record's statement (and the transaction is still there).
+    var isConstraint: Bool { storeError?.code == .constraint }
 }
 
 /// One step of a JSON path.
