@@ -19,7 +19,7 @@ final class Importer {
     /// Per entity: above zero while recent records were new rows, so inserting first pays.
     @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
-    @exclusivity(unchecked) var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
+    @exclusivity(unchecked) var written: KeyCaches<WrittenRecord>
     /// Per entity whose key is the row id: whether its table was empty when the import began.
     /// The identity marks of such an entity cover every row the import wrote and drop every row
     /// it deleted, so in a table that started empty a key they do not know is not stored.
@@ -37,7 +37,7 @@ final class Importer {
         self.now = now
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
-        self.written = Array(repeating: [:], count: plan.entities.count)
+        self.written = KeyCaches(count: plan.entities.count, budget: Self.writtenCacheBudget)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)

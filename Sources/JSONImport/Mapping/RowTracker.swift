@@ -27,7 +27,7 @@ final class RowTracker {
     @exclusivity(unchecked) private(set) var orphansRemoved: [Int]
     /// Identity cache: primary key → row id, for rows known to exist now. Entities whose key is
     /// the row id itself only need to know which ids exist (`knownFlag`).
-    @exclusivity(unchecked) private var identities: [[RowKey: Int64]]
+    @exclusivity(unchecked) private var identities: KeyCaches<Int64>
     private let keyIsRowID: [Bool]
     /// Set when a link to an entity with `cleanup: orphans` was removed, or such a row was
     /// inserted without a link: only then can the clean-up pass find anything.
@@ -47,7 +47,7 @@ final class RowTracker {
         rows = Array(repeating: RowFlagMap(), count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
-        identities = Array(repeating: [:], count: count)
+        identities = KeyCaches(count: count, budget: Self.identityCacheBudget)
         originals = Array(repeating: [:], count: count)
     }
 
@@ -176,12 +176,13 @@ final class RowTracker {
         if keyIsRowID[entity], case .integer(let row) = key {
             return (rows[entity][row] ?? 0) & Self.knownFlag != 0 ? row : nil
         }
-        return identities[entity][key]
+        return identities[entity, key]
     }
 
-    /// Entries an identity cache holds before it starts over (it is only a cache: a miss looks
-    /// the key up in the store), so memory stays bounded however large the import.
-    static let identityCacheLimit = 200_000
+    /// The bytes the identity caches of all entities may hold together, by estimate (they are
+    /// only caches: a miss looks the key up in the store), so memory stays bounded however
+    /// large the import and however long its keys.
+    static let identityCacheBudget = 4 << 20
 
     func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
         if keyIsRowID[entity] {
@@ -189,8 +190,7 @@ final class RowTracker {
             return
         }
         // Starting over never loses anything a rolled-back record would need restored.
-        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
-        if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
+        if identities.set(row, for: key, in: entity), isJournaling {
             undo.append(.identity(entity, key))
         }
     }
@@ -213,9 +213,9 @@ final class RowTracker {
             }
             result.append(existed)
         }
-        if !identities[entity].isEmpty {
+        if !identities.isEmpty(entity) {
             let gone = Set(removedRows)
-            identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+            identities.removeAll(in: entity) { gone.contains($0) }
         }
         return result
     }
@@ -238,7 +238,7 @@ final class RowTracker {
         for entry in undo.reversed() {
             switch entry {
             case .row(let e, let row, let old): rows[e][row] = old
-            case .identity(let e, let key): identities[e].removeValue(forKey: key)
+            case .identity(let e, let key): identities.removeValue(for: key, in: e)
             case .original(let e, let row): originals[e].removeValue(forKey: row)
             }
         }
