@@ -100,6 +100,7 @@ struct ImportRun {
                 importer.commitRecord()
             }
             if keepsRootRows { importer.rootRows.append(outcome.row) }
+            try importer.spillOriginalsIfNeeded()
             return nil
         } catch let error as RecordError {
             let issue = ImportIssue(

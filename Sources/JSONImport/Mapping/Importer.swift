@@ -28,6 +28,8 @@ final class Importer {
     @exclusivity(unchecked) var linkIndexes: LinkIndexes
     /// Per link (by index): how many link sets stored in a link table this import has written.
     @exclusivity(unchecked) var linkSetWrites: [Int]
+    /// Originals of changed rows moved out of memory (see ``spillOriginalsIfNeeded()``).
+    let spilledOriginals: SpilledOriginals
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -41,6 +43,7 @@ final class Importer {
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
+        self.spilledOriginals = SpilledOriginals(connection: connection, plan: plan)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.
@@ -340,17 +343,6 @@ final class Importer {
         let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
         statement.reset()
         return values
-    }
-
-    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
-    /// `updated` means different from before the import).
-    func settleNetEffect() throws(RecordError) {
-        for entity in plan.entities {
-            for (row, original) in tracker.netEffectCandidates(of: entity.index)
-            where try storedValues(entity, row: row) == original {
-                tracker.markUnchanged(entity.index, row)
-            }
-        }
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.
