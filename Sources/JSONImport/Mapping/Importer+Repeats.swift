@@ -31,6 +31,13 @@ extension Importer {
 
     func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
         guard entity.skipsRepeats else { return }
-        written.set(WrittenRecord(row: row, values: values.map { $0?.stored }), for: RowKey(key), in: entity.index)
+        let rowKey = RowKey(key)
+        // Sized before the values are copied: a record too large to keep is never copied.
+        let size = MemoryEstimate.dictionaryEntry + rowKey.estimatedBytes + MemoryEstimate.heapBytes(of: values)
+        guard size <= written.maximumEntryBytes else {
+            written.removeValue(for: rowKey, in: entity.index)
+            return
+        }
+        written.set(WrittenRecord(row: row, values: values.map { $0?.stored }), for: rowKey, in: entity.index)
     }
 }

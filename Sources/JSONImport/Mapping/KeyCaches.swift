@@ -27,14 +27,18 @@ struct KeyCaches<Entry: KeyCacheEntry> {
     /// The bytes the caches hold together, by estimate.
     var estimatedBytes: Int { totalBytes }
 
+    /// The largest entry kept, in estimated bytes (key included): an eighth of the budget, so
+    /// that one huge record cannot keep its text alive after its import.
+    var maximumEntryBytes: Int { budget / 8 }
+
     /// Stores `entry` for `key`, first emptying the largest cache if the entry would take the
-    /// caches past their budget. An entry larger than an eighth of the budget is not kept (and
-    /// `key` is forgotten), so one huge record cannot keep its text alive after its import.
+    /// caches past their budget. An entry larger than ``maximumEntryBytes`` is not kept (and
+    /// `key` is forgotten).
     /// - Returns: `true` when `key` was not in the cache and now is.
     @discardableResult
     mutating func set(_ entry: Entry, for key: RowKey, in entity: Int) -> Bool {
         let size = MemoryEstimate.dictionaryEntry + key.estimatedBytes + entry.estimatedBytes
-        guard size <= budget / 8 else {
+        guard size <= maximumEntryBytes else {
             removeValue(for: key, in: entity)
             return false
         }

@@ -7,10 +7,9 @@ enum MemoryEstimate {
 
     /// Heap bytes `text` keeps alive: none for the short strings Swift keeps inline, else its
     /// UTF-8 and the header and rounding of its allocation.
-    static func heapBytes(of text: String) -> Int {
-        let count = text.utf8.count
-        return count <= 15 ? 0 : count + 48
-    }
+    static func heapBytes(of text: String) -> Int { heapBytes(ofUTF8Count: text.utf8.count) }
+
+    static func heapBytes(ofUTF8Count count: Int) -> Int { count <= 15 ? 0 : count + 48 }
 
     /// Heap bytes an array of `values` keeps alive.
     static func heapBytes(of values: [StoredValue?]) -> Int {
@@ -22,6 +21,19 @@ enum MemoryEstimate {
     static func heapBytes(of values: [StoredValue]) -> Int {
         var total = 32 + values.count * MemoryLayout<StoredValue>.stride
         for case .text(let text) in values { total += heapBytes(of: text) }
+        return total
+    }
+
+    /// Heap bytes `values` would keep alive once stored (``Value/stored``).
+    static func heapBytes(of values: [Value?]) -> Int {
+        var total = 32 + values.count * MemoryLayout<StoredValue?>.stride
+        for value in values {
+            switch value {
+            case .bytes(let bytes)?: total += heapBytes(ofUTF8Count: bytes.count)
+            case .text(let text)?: total += heapBytes(of: text)
+            default: continue
+            }
+        }
         return total
     }
 }
