@@ -50,21 +50,17 @@ extension RowFlagMap {
             }
         }
 
-        /// How many rows in `range` have flags, counted up to `limit`.
-        func count(in range: ClosedRange<Int64>, upTo limit: Int) -> Int {
+        /// How many rows in `range` have flags.
+        func count(in range: ClosedRange<Int64>) -> Int {
             var count = 0
             var leaf = Swift.max(leafIndex(of: range.lowerBound), 0)
-            guard leaf < leaves.count else { return 0 }
-            var position = Self.lowerBound(of: range.lowerBound, in: leaves[leaf].rows)
-            while count < limit && leaf < leaves.count {
-                if position == leaves[leaf].rows.count {
-                    leaf += 1
-                    position = 0
-                    continue
-                }
-                guard leaves[leaf].rows[position] <= range.upperBound else { break }
-                count += 1
-                position += 1
+            var start = leaf < leaves.count ? Self.lowerBound(of: range.lowerBound, in: leaves[leaf].rows) : 0
+            while leaf < leaves.count {
+                let end = Self.lowerBound(of: range.upperBound, in: leaves[leaf].rows, orAfter: true)
+                count += end - start
+                guard end == leaves[leaf].rows.count else { break }
+                leaf += 1
+                start = 0
             }
             return count
         }
