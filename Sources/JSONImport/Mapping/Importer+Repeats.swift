@@ -29,8 +29,10 @@ extension Importer {
         return written.row
     }
 
+    /// Keeps what a nested record was written with. Root records are not kept: their keys
+    /// seldom repeat, and keeping them would copy every record of a large import.
     func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
-        guard entity.skipsRepeats else { return }
+        guard entity.skipsRepeats, !path.isEmpty else { return }
         let rowKey = RowKey(key)
         // Sized before the values are copied: a record too large to keep is never copied.
         let size = MemoryEstimate.dictionaryEntry + rowKey.estimatedBytes + MemoryEstimate.heapBytes(of: values)
