@@ -1,6 +1,5 @@
-/// Counting by net effect (SPEC 2.2: `updated` means different from before the import): the
-/// originals of changed rows, kept by the tracker and moved to the store past their budget, are
-/// compared with the rows once the records are in.
+/// Counting by net effect: the originals of changed rows, kept by the tracker and moved to the
+/// store past their budget, are compared with the rows once the records are in.
 extension Importer {
     /// Moves the originals the tracker holds to the store once they pass their budget. Call
     /// between records only.

@@ -14,6 +14,7 @@ struct KeyCaches<Entry: KeyCacheEntry> {
     private var totalBytes = 0
     /// The bytes all caches may hold together, by estimate.
     let budget: Int
+
     init(count: Int, budget: Int) {
         caches = Array(repeating: [:], count: count)
         bytes = Array(repeating: 0, count: count)

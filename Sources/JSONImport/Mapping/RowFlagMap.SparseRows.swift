@@ -16,8 +16,6 @@ extension RowFlagMap {
             var flags: [UInt8]
         }
 
-        var isEmpty: Bool { leaves.isEmpty }
-
         /// The bytes the leaves have allocated for rows and flags.
         var allocatedBytes: Int { leaves.reduce(0) { $0 + $1.rows.capacity * 8 + $1.flags.capacity } }
 
