@@ -2,6 +2,7 @@
 """Import benchmark: jsonimport side by side with the reference programs of the bench kit.
 
   python3 Benchmarks/bench.py [--users 50000] [--runs 3] [--kit ../shared/bench] [--jsonl-gb 1.0]
+                              [--jsonl-records 2000000] [--jsonl-only]
 
 Builds our CLI (release), the C++ simdjson + SQLite floor, the Swift Codable baseline, and uses
 the Python baseline; generates the kit's payload (and its --mutate variant) in a scratch
@@ -13,7 +14,10 @@ Python` alternates our CLI with the C++ program alone.
 
 Scenarios: fresh import; re-import of the same file (all unchanged); import of the mutated
 file. With --jsonl-gb, also a JSON Lines import of a file of about that many GB by our CLI
-alone, reporting its peak memory.
+alone, reporting its peak memory. With --jsonl-records N, also a JSON Lines import of N small
+one-table records ({"id": i, "login": "user<i>", "score": i.5, "bio": 200 x}, mapped as
+`Item`), --runs times, reporting the median time and the highest peak memory. --jsonl-only
+runs the JSON Lines imports alone (no reference programs, no scenarios).
 """
 import argparse
 import json
@@ -41,10 +45,13 @@ def timed(cmd, env=None):
     return float(wall), int(rss) / 1024
 
 
-def build(kit, scratch):
+def build_ours():
     print("building jsonimport (release)...", file=sys.stderr)
     sh(["swift", "build", "-c", "release", "--product", "jsonimport"], cwd=ROOT, stdout=subprocess.DEVNULL)
-    ours = os.path.join(ROOT, ".build", "release", "jsonimport")
+    return os.path.join(ROOT, ".build", "release", "jsonimport"), os.path.join(ROOT, "Benchmarks", "mapping.yml")
+
+
+def build(kit, scratch, ours, mapping):
     print("building the C++ floor...", file=sys.stderr)
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "simdjson", "sqlite3"], capture_output=True,
                            text=True, check=True).stdout.split()
@@ -58,13 +65,12 @@ def build(kit, scratch):
             os.chmod(os.path.join(root, name), 0o755)
     sh(["swift", "build", "-c", "release"], cwd=baseline_dir, stdout=subprocess.DEVNULL)
     swift_baseline = os.path.join(baseline_dir, ".build", "release", "swift-baseline")
-    mapping = os.path.join(ROOT, "Benchmarks", "mapping.yml")
     return {
         FLOOR: lambda db, js: [limit, db, js],
         "jsonimport": lambda db, js: [ours, "--quiet", "--mappings", mapping, "--store", db, "import", "User", js],
         "Swift Codable": lambda db, js: [swift_baseline, db, js],
         "Python json+sqlite3": lambda db, js: [sys.executable, os.path.join(kit, "py_baseline.py"), db, js],
-    }, ours, mapping
+    }
 
 
 def row_count(ours, mapping, db):
@@ -74,6 +80,55 @@ def row_count(ours, mapping, db):
     return sum(stats["entities"].values()) + sum(stats["links"].values())
 
 
+def github_jsonl(ours, mapping, gen, scratch, users):
+    """Size (GB), wall time and peak memory of importing `users` of the kit's payload as JSON Lines."""
+    big = os.path.join(scratch, "big.jsonl")
+    print(f"generating {users} users as JSON Lines...", file=sys.stderr)
+    sh([sys.executable, gen, "--users", str(users), "--out", big, "--jsonl"])
+    db = os.path.join(scratch, "big.db")
+    wall, rss = timed([ours, "--quiet", "--mappings", mapping, "--store", db, "import", "User", big])
+    gb = os.path.getsize(big) / 1e9
+    remove(big, db)
+    return gb, wall, rss
+
+
+def remove(*paths):
+    """Deletes files and stores (with their -wal and -shm files): the large ones fill the disk."""
+    for path in paths:
+        for name in (path, path + "-wal", path + "-shm"):
+            if os.path.exists(name):
+                os.remove(name)
+
+
+SMALL_MAPPING = """version: 1
+entities:
+  Item:
+    primaryKey: id
+    attributes: { id: int, login: string, score: double, bio: string }
+"""
+
+
+def small_records(ours, scratch, count, runs):
+    """Median wall time and highest peak memory of importing `count` small JSON Lines records."""
+    path = os.path.join(scratch, "small.jsonl")
+    mapping = os.path.join(scratch, "small.yml")
+    with open(mapping, "w") as f:
+        f.write(SMALL_MAPPING)
+    print(f"generating {count} small JSON Lines records...", file=sys.stderr)
+    bio = "x" * 200
+    with open(path, "w") as f:
+        for i in range(1, count + 1):
+            f.write(f'{{"id": {i}, "login": "user{i}", "score": {i}.5, "bio": "{bio}"}}\n')
+    size = os.path.getsize(path)
+    samples = []
+    for run in range(max(runs, 1)):
+        db = os.path.join(scratch, f"small-{run}.db")
+        samples.append(timed([ours, "--quiet", "--mappings", mapping, "--store", db, "import", "Item", path]))
+        remove(db)
+    remove(path)
+    return size, statistics.median(w for w, _ in samples), max(m for _, m in samples), len(samples)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=50000)
@@ -81,18 +136,37 @@ def main():
     parser.add_argument("--kit", default=os.path.join(ROOT, "..", "shared", "bench"))
     parser.add_argument("--skip", action="append", default=[], help="leave out a program (by name prefix)")
     parser.add_argument("--jsonl-gb", type=float, default=0.0)
+    parser.add_argument("--jsonl-records", type=int, default=0)
+    parser.add_argument("--jsonl-only", action="store_true")
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="jsonimport-bench-")
-    programs, ours, mapping = build(os.path.abspath(args.kit), scratch)
-    programs = {k: v for k, v in programs.items() if not any(k.startswith(s) for s in args.skip)}
+    ours, mapping = build_ours()
     gen = os.path.join(args.kit, "gen.py")
     payload = os.path.join(scratch, "users.json")
-    mutated = os.path.join(scratch, "users_mut.json")
     print(f"generating {args.users} users...", file=sys.stderr)
     sh([sys.executable, gen, "--users", str(args.users), "--out", payload])
-    sh([sys.executable, gen, "--users", str(args.users), "--out", mutated, "--mutate", "10", "--seed", "7"])
     size_mb = os.path.getsize(payload) / 1e6
+    if not args.jsonl_only:
+        compare(args, scratch, ours, mapping, gen, payload, size_mb)
+
+    if args.jsonl_gb > 0:
+        users = int(args.jsonl_gb * 1e9 / (size_mb * 1e6 / args.users))
+        gb, wall, rss = github_jsonl(ours, mapping, gen, scratch, users)
+        print(f"\nJSON Lines: {gb:.2f} GB in {wall:.1f} s ({gb * 1000 / wall:.0f} MB/s), peak memory {rss:.0f} MB")
+    if args.jsonl_records > 0:
+        size, wall, rss, runs = small_records(ours, scratch, args.jsonl_records, args.runs)
+        print(f"\nJSON Lines, small records: {args.jsonl_records:,} records, {size / 1e9:.2f} GB, in {wall:.1f} s "
+              f"({args.jsonl_records / wall:,.0f} records/s; median of {runs}), peak memory {rss:.0f} MB")
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def compare(args, scratch, ours, mapping, gen, payload, size_mb):
+    """The scenarios: every program, alternating, --runs times each."""
+    programs = build(os.path.abspath(args.kit), scratch, ours, mapping)
+    programs = {k: v for k, v in programs.items() if not any(k.startswith(s) for s in args.skip)}
+    mutated = os.path.join(scratch, "users_mut.json")
+    sh([sys.executable, gen, "--users", str(args.users), "--out", mutated, "--mutate", "10", "--seed", "7"])
 
     # A populated store per program, for the re-import and mutation scenarios.
     populated = {}
@@ -140,17 +214,6 @@ def main():
             ratio = f"{wall / base:.2f}×" if base else "-"
             per_round = f"{paired:.2f}×" if paired else "-"
             print(f"| {scenario} | {name} | {wall:.2f} | {rows / wall:,.0f} | {size_mb / wall:.1f} | {rss:.0f} | {ratio} | {per_round} |")
-
-    if args.jsonl_gb > 0:
-        users = int(args.jsonl_gb * 1e9 / (size_mb * 1e6 / args.users))
-        big = os.path.join(scratch, "big.jsonl")
-        print(f"generating about {args.jsonl_gb} GB of JSON Lines ({users} users)...", file=sys.stderr)
-        sh([sys.executable, gen, "--users", str(users), "--out", big, "--jsonl"])
-        db = os.path.join(scratch, "big.db")
-        wall, rss = timed(programs["jsonimport"](db, big))
-        gb = os.path.getsize(big) / 1e9
-        print(f"\nJSON Lines: {gb:.2f} GB in {wall:.1f} s ({gb * 1000 / wall:.0f} MB/s), peak memory {rss:.0f} MB")
-    shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -122,6 +122,16 @@ public final class Mapper: Sendable {
         _ sources: [ImportSource], as entity: String, options: ImportOptions = .default,
         progress: ImportProgress.Handler? = nil
     ) throws -> ImportReport {
+        try importSources(sources, as: entity, options: options, progress: progress, keepingRootRows: false)
+    }
+
+    /// Imports payloads as ``importSources(_:as:options:progress:)`` does; with
+    /// `keepingRootRows`, the report lists the row of every root record (what `map` decodes),
+    /// which costs memory in proportion to the number of records.
+    func importSources(
+        _ sources: [ImportSource], as entity: String, options: ImportOptions, progress: ImportProgress.Handler? = nil,
+        keepingRootRows: Bool
+    ) throws -> ImportReport {
         let now = Date().timeIntervalSince1970
         return try store.withLock { store in
             guard let plan = store.plan.entity(named: entity) else {
@@ -130,6 +140,7 @@ public final class Mapper: Sendable {
             }
             var run = ImportRun(store: store, entity: plan, options: options, now: now)
             run.progress = progress
+            run.keepsRootRows = keepingRootRows
             return try run.run(sources)
         }
     }

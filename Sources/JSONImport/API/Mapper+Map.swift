@@ -86,7 +86,7 @@ extension Mapper {
             let entity = try store.entityPlan(name)
             try store.beginWrite(checkingForeignKeys: false)
             do {
-                let report = try importSources([source], as: name, options: run)
+                let report = try importSources([source], as: name, options: run, keepingRootRows: true)
                 let values = try store.decode(type, entity: entity, rows: report.rootRows)
                 if options.dryRun { store.rollBackWrite() } else { try store.commitWrite() }
                 return values

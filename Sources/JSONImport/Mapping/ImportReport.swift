@@ -22,7 +22,8 @@ public struct ImportReport: Sendable, Hashable {
     public var deletions: [Deletion]?
     /// The operation that produced the report (it shapes the text summary only).
     public var operation: Operation = .import
-    /// The row of each root record imported, in payload order: what `map` reads back.
+    /// The row of each root record imported, in payload order: what `map` reads back (filled
+    /// only for it).
     var rootRows: [Int64] = []
 
     /// Creates an empty report.

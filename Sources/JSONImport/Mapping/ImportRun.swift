@@ -7,6 +7,8 @@ struct ImportRun {
     let now: Double
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
     var progress: ImportProgress.Handler?
+    /// Whether the report lists the row of every root record (8 bytes a record).
+    var keepsRootRows = false
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
         if entity.spec.isOwned && entity.spec.cleanup != .none {
@@ -128,7 +130,8 @@ struct ImportRun {
                 try store.connection.execute("RELEASE record")
                 importer.commitRecord()
             }
-            importer.rootRows.append(outcome.row)
+            if keepsRootRows { importer.rootRows.append(outcome.row) }
+            try importer.spillOriginalsIfNeeded()
             return nil
         } catch let error as RecordError {
             try rethrowStoreFailure(error)

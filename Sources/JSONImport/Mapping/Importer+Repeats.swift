@@ -1,10 +1,23 @@
 /// Repeated records: a keyed record written earlier in the same import with the same values.
 extension Importer {
+    /// What a keyed record was last written with.
+    struct WrittenRecord: KeyCacheEntry {
+        let row: Int64
+        let values: [StoredValue?]
+
+        var estimatedBytes: Int { MemoryEstimate.heapBytes(of: values) }
+    }
+
+    /// The bytes the repeated-record caches of all entities may hold together, by estimate. A
+    /// few MB hold thousands of small shared records (tags, languages); records whose keys do
+    /// not repeat (most root records) only pass through.
+    static let writtenCacheBudget = 4 << 20
+
     /// The row of a record this import already wrote with exactly these attribute values, for
     /// entities whose rows hold nothing else that could have changed meanwhile (no link
     /// columns): a tag shared by thousands of repositories is written once, not compared again.
     func repeatedRow(_ entity: EntityPlan, key: [Value], values: [Value?]) -> Int64? {
-        guard entity.skipsRepeats, let written = written[entity.index][RowKey(key)] else { return nil }
+        guard entity.skipsRepeats, let written = written[entity.index, RowKey(key)] else { return nil }
         guard written.values.count == values.count else { return nil }
         for (stored, value) in zip(written.values, values) {
             switch (stored, value) {
@@ -16,10 +29,17 @@ extension Importer {
         return written.row
     }
 
+    /// Keeps what a nested record was written with. Root records are not kept: their keys
+    /// seldom repeat, and keeping them would copy every record of a large import.
     func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
-        guard entity.skipsRepeats else { return }
-        // A cache only: starting over keeps memory bounded on imports with many distinct keys.
-        if written[entity.index].count >= RowTracker.identityCacheLimit { written[entity.index].removeAll() }
-        written[entity.index][RowKey(key)] = (row, values.map { $0?.stored })
+        guard entity.skipsRepeats, !path.isEmpty else { return }
+        let rowKey = RowKey(key)
+        // Sized before the values are copied: a record too large to keep is never copied.
+        let size = MemoryEstimate.dictionaryEntry + rowKey.estimatedBytes + MemoryEstimate.heapBytes(of: values)
+        guard size <= written.maximumEntryBytes else {
+            written.removeValue(for: rowKey, in: entity.index)
+            return
+        }
+        written.set(WrittenRecord(row: row, values: values.map { $0?.stored }), for: rowKey, in: entity.index)
     }
 }

@@ -12,7 +12,7 @@ extension Importer {
 
     func rollBackRecord() {
         tracker.rollBackRecord()
-        for entity in written.indices { written[entity].removeAll() }
+        written.removeAll()
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
         linkIndexes.recordRolledBack()

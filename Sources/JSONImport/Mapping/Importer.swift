@@ -19,7 +19,7 @@ final class Importer {
     /// Per entity: above zero while recent records were new rows, so inserting first pays.
     @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
-    @exclusivity(unchecked) var written: [[RowKey: (row: Int64, values: [StoredValue?])]]
+    @exclusivity(unchecked) var written: KeyCaches<WrittenRecord>
     /// Per entity whose key is the row id: whether its table was empty when the import began.
     /// The identity marks of such an entity cover every row the import wrote and drop every row
     /// it deleted, so in a table that started empty a key they do not know is not stored.
@@ -36,6 +36,8 @@ final class Importer {
     @exclusivity(unchecked) var pendingUniquesAtRecord: [PendingSlot: PendingUnique] = [:]
     /// Where the root record being imported is.
     @exclusivity(unchecked) var recordPlace = RecordPlace()
+    /// Originals of changed rows moved out of memory (see ``spillOriginalsIfNeeded()``).
+    let spilledOriginals: SpilledOriginals
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -45,10 +47,11 @@ final class Importer {
         self.now = now
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
-        self.written = Array(repeating: [:], count: plan.entities.count)
+        self.written = KeyCaches(count: plan.entities.count, budget: Self.writtenCacheBudget)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
+        self.spilledOriginals = SpilledOriginals(connection: connection, plan: plan)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.
@@ -379,28 +382,6 @@ final class Importer {
         let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
         statement.reset()
         return values
-    }
-
-    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
-    /// `updated` means different from before the import).
-    func settleNetEffect() throws(RecordError) {
-        for entity in plan.entities {
-            for (row, original) in tracker.netEffectCandidates(of: entity.index)
-            where Self.areEqual(try storedValues(entity, row: row), original, entity) {
-                tracker.markUnchanged(entity.index, row)
-            }
-        }
-    }
-
-    /// Whether two `storedValues` of a row are the same, decimals compared by value.
-    private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
-        guard a.count == b.count else { return false }
-        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
-            guard i < entity.attributes.count, entity.attributes[i].spec.type == .decimal,
-                case .text(let x) = x, case .text(let y) = y, DecimalOrder.areEqual(x, y)
-            else { return false }
-        }
-        return true
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

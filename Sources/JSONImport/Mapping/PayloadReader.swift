@@ -199,12 +199,13 @@ struct LineChunker {
         self.maxLength = maxLength
     }
 
-    /// The next line (without its newline) and its 1-based number, or `nil` at the end.
-    mutating func next(source: String) throws -> ([UInt8], Int)? {
+    /// The next line (without its newline) and its 1-based number, or `nil` at the end. The
+    /// line is a view of the chunker's buffer: it is not copied, and is valid until the next call.
+    mutating func next(source: String) throws -> (ArraySlice<UInt8>, Int)? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 try checkLength(newline - start, source: source)
-                let line = Array(buffer[start..<newline])
+                let line = buffer[start..<newline]
                 bytesRead += newline + 1 - start
                 start = newline + 1
                 lineNumber += 1
@@ -213,7 +214,7 @@ struct LineChunker {
             try checkLength(buffer.count - start, source: source)
             if isAtEnd {
                 guard start < buffer.count else { return nil }
-                let line = Array(buffer[start...])
+                let line = buffer[start...]
                 bytesRead += buffer.count - start
                 start = buffer.count
                 lineNumber += 1

@@ -1,22 +1,32 @@
 /// A byte of flags per row id. Rows whose ids are dense (as SQLite hands them out, or keys like
-/// 1, 2, 3) live in pages of consecutive ids, about one byte per row; a page is made only once
-/// `densePageRows` of its rows have flags, and until then its rows sit in a hash map, so sparse
-/// keys (random 64-bit ids) cost a few dozen bytes per row rather than a page each. Pages sit
-/// in fixed 64 KB blocks, so growing never copies what is there (a copy would briefly double
-/// the memory), and the page last used is remembered, so runs of nearby rows cost no hashing.
+/// 1, 2, 3) live in pages of consecutive ids, about one byte per row; until a page is made its
+/// rows sit in a sorted list (``SparseRows``, about 10 bytes a row), so sparse keys (random
+/// 64-bit ids) cost that rather than a page each. A page is made once `densePageRows` of its
+/// rows have flags, or `thinPageRows` while the pages made so far hold at least a row per
+/// `maximumBytesPerRow` bytes on the whole: data with dense ids makes its pages early, and ids
+/// that leave pages thin (one row in 64 ids) cannot make their pages cost more than the list.
+/// Pages sit in fixed 64 KB blocks, so growing never copies what is there (a copy would
+/// briefly double the memory), and the page last used is remembered, so runs of nearby rows
+/// cost no hashing.
 struct RowFlagMap {
     private static let pageBits = 10
     private static let pageSize = 1 << pageBits
     private static let pagesPerBlock = 64
-    private static let densePageRows = 16
+    private static let thinPageRows = 16
+    private static let maximumBytesPerRow = 8
+    private static let densePageRows = pageSize / maximumBytesPerRow
     /// Page number → index of the page in `blocks` (block `index / pagesPerBlock`).
     private var pageIndex: [Int64: Int] = [:]
     private var blocks: [[UInt8]] = []
     private var lastPage = Int64.min
     private var lastIndex = 0
-    /// Flags of the rows of pages not made yet, and how many rows each such page has there.
-    private var sparse: [Int64: UInt8] = [:]
-    private var sparseRowsPerPage: [Int64: Int] = [:]
+    /// Rows with flags in the pages made so far.
+    private var rowsInPages = 0
+    /// Flags of the rows of pages not made yet.
+    private var sparse = SparseRows()
+    /// The bytes the pages and the sorted list have allocated.
+    var allocatedBytes: Int { blocks.count * Self.pagesPerBlock * Self.pageSize + sparse.allocatedBytes }
+
     /// Rows with non-zero flags (counted by walking them).
     var count: Int {
         var rows = 0
@@ -37,13 +47,16 @@ struct RowFlagMap {
             let page = row >> Self.pageBits
             if page != lastPage {
                 guard let index = pageIndex[page] ?? makePageIfDense(page, adding: row, value) else {
-                    setSparse(row, page, value)
+                    setSparse(row, value)
                     return
                 }
                 lastPage = page
                 lastIndex = index
             }
-            blocks[lastIndex / Self.pagesPerBlock][Self.offset(lastIndex, row)] = value
+            let offset = Self.offset(lastIndex, row)
+            let old = blocks[lastIndex / Self.pagesPerBlock][offset]
+            blocks[lastIndex / Self.pagesPerBlock][offset] = value
+            if (old == 0) != (value == 0) { rowsInPages += value == 0 ? -1 : 1 }
         }
     }
 
@@ -52,36 +65,35 @@ struct RowFlagMap {
         (index % pagesPerBlock) * pageSize + Int(row & Int64(pageSize - 1))
     }
 
-    /// Makes page `page` when giving `row` flags brings it to `densePageRows` rows, moving its
-    /// rows out of `sparse`; returns its index, or `nil` when the page stays sparse.
+    /// Makes page `page` when giving `row` flags brings it to `densePageRows` rows (or
+    /// `thinPageRows` while the pages are dense on the whole), moving its rows out of `sparse`;
+    /// returns its index, or `nil` when the page stays sparse.
     private mutating func makePageIfDense(_ page: Int64, adding row: Int64, _ value: UInt8) -> Int? {
-        guard value != 0, sparse[row] == nil, sparseRowsPerPage[page, default: 0] + 1 >= Self.densePageRows else {
-            return nil
-        }
+        guard value != 0, sparse[row] == nil else { return nil }
+        let rows = Self.rows(of: page)
+        let pageRows = sparse.count(in: rows) + 1
+        guard pageRows >= Self.thinPageRows else { return nil }
+        let pagesAreDense = (pageIndex.count + 1) * Self.pageSize <= Self.maximumBytesPerRow * (rowsInPages + pageRows)
+        guard pagesAreDense || pageRows >= Self.densePageRows else { return nil }
         let index = pageIndex.count
         pageIndex[page] = index
         if index % Self.pagesPerBlock == 0 {
             blocks.append([UInt8](repeating: 0, count: Self.pagesPerBlock * Self.pageSize))
         }
-        let first = page << Self.pageBits
-        // Rows usually arrive in id order, so the page's rows are found well before its end.
-        var remaining = sparseRowsPerPage[page, default: 0]
-        for slot in 0..<Int64(Self.pageSize) where remaining > 0 {
-            if let flags = sparse.removeValue(forKey: first + slot) {
-                blocks[index / Self.pagesPerBlock][Self.offset(index, first + slot)] = flags
-                remaining -= 1
-            }
+        for (row, flags) in sparse.removeRows(in: rows) {
+            blocks[index / Self.pagesPerBlock][Self.offset(index, row)] = flags
+            rowsInPages += 1
         }
-        sparseRowsPerPage[page] = nil
         return index
     }
 
-    private mutating func setSparse(_ row: Int64, _ page: Int64, _ value: UInt8) {
-        let old = sparse[row] ?? 0
-        guard value != old else { return }
+    /// The row ids of page number `page`.
+    private static func rows(of page: Int64) -> ClosedRange<Int64> {
+        (page << pageBits)...(page << pageBits | Int64(pageSize - 1))
+    }
+
+    private mutating func setSparse(_ row: Int64, _ value: UInt8) {
         sparse[row] = value == 0 ? nil : value
-        let rows = sparseRowsPerPage[page, default: 0] + (old == 0 ? 1 : 0) - (value == 0 ? 1 : 0)
-        sparseRowsPerPage[page] = rows == 0 ? nil : rows
     }
 
     @discardableResult
@@ -93,13 +105,13 @@ struct RowFlagMap {
 
     /// Calls `body` with every row that has flags, in ascending order.
     func forEach<E: Error>(_ body: (Int64, UInt8) throws(E) -> Void) throws(E) {
-        let sparseRows = sparse.keys.sorted()
-        var next = 0
+        var sparseRows = sparse.makeIterator()
+        var nextSparse = sparseRows.next()
         for (page, index) in pageIndex.sorted(by: { $0.key < $1.key }) {
             let first = page << Self.pageBits
-            while next < sparseRows.count && sparseRows[next] < first {
-                try body(sparseRows[next], sparse[sparseRows[next]]!)
-                next += 1
+            while let (row, flags) = nextSparse, row < first {
+                try body(row, flags)
+                nextSparse = sparseRows.next()
             }
             let block = blocks[index / Self.pagesPerBlock]
             let start = Self.offset(index, first)
@@ -107,6 +119,9 @@ struct RowFlagMap {
                 try body(first | Int64(slot), block[start + slot])
             }
         }
-        for row in sparseRows[next...] { try body(row, sparse[row]!) }
+        while let (row, flags) = nextSparse {
+            try body(row, flags)
+            nextSparse = sparseRows.next()
+        }
     }
 }

@@ -21,13 +21,16 @@ final class RowTracker {
     private static let knownFlag: UInt8 = 0b100_0000
     /// Per entity: the stored attributes and link columns of rows that existed before the
     /// import, as they were when the import first changed them (for counting by net effect).
+    /// Past ``originalsBudget`` the importer moves them out of memory (``takeOriginals()``).
     @exclusivity(unchecked) private var originals: [[Int64: [StoredValue]]]
+    /// The bytes `originals` holds, by estimate.
+    @exclusivity(unchecked) private var originalsBytes = 0
     /// Rows deleted by this import that existed before it.
     @exclusivity(unchecked) private(set) var deleted: [Int]
     @exclusivity(unchecked) private(set) var orphansRemoved: [Int]
     /// Identity cache: primary key → row id, for rows known to exist now. Entities whose key is
     /// the row id itself only need to know which ids exist (`knownFlag`).
-    @exclusivity(unchecked) private var identities: [[RowKey: Int64]]
+    @exclusivity(unchecked) private var identities: KeyCaches<Int64>
     private let keyIsRowID: [Bool]
     /// Set when a link to an entity with `cleanup: orphans` was removed, or such a row was
     /// inserted without a link: only then can the clean-up pass find anything.
@@ -47,7 +50,7 @@ final class RowTracker {
         rows = Array(repeating: RowFlagMap(), count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
-        identities = Array(repeating: [:], count: count)
+        identities = KeyCaches(count: count, budget: Self.identityCacheBudget)
         originals = Array(repeating: [:], count: count)
     }
 
@@ -117,7 +120,34 @@ final class RowTracker {
     func keepOriginal(_ entity: Int, _ row: Int64, _ values: [StoredValue]) {
         guard originals[entity][row] == nil else { return }
         originals[entity][row] = values
+        originalsBytes += Self.estimatedBytes(ofOriginal: values)
         if isJournaling { undo.append(.original(entity, row)) }
+    }
+
+    private func forgetOriginal(_ entity: Int, _ row: Int64) {
+        guard let values = originals[entity].removeValue(forKey: row) else { return }
+        originalsBytes -= Self.estimatedBytes(ofOriginal: values)
+    }
+
+    private static func estimatedBytes(ofOriginal values: [StoredValue]) -> Int {
+        MemoryEstimate.dictionaryEntry + MemoryEstimate.heapBytes(of: values)
+    }
+
+    /// The bytes of originals held in memory past which the importer moves them to the store:
+    /// an import that changes millions of existing rows would otherwise hold all of them.
+    static let originalsBudget = 4 << 20
+
+    /// Whether the originals held in memory are past ``originalsBudget``.
+    var holdsTooManyOriginals: Bool { originalsBytes > Self.originalsBudget }
+
+    /// Hands over the originals held in memory, per entity, and forgets them. Only between
+    /// records: a record being journaled may still have to forget the ones it kept.
+    func takeOriginals() -> [[Int64: [StoredValue]]] {
+        precondition(!isJournaling, "originals are handed over between records only")
+        let taken = originals
+        originals = Array(repeating: [:], count: originals.count)
+        originalsBytes = 0
+        return taken
     }
 
     /// Whether the import needs the row's original values: it existed before and is not yet
@@ -128,14 +158,17 @@ final class RowTracker {
     }
 
     /// Rows counted `updated` only for their attributes and link columns, with what they held
-    /// before the import: if they hold it again, the net effect is `unchanged`.
+    /// before the import (those held in memory): if they hold it again, the net effect is
+    /// `unchanged`.
     func netEffectCandidates(of entity: Int) -> [(row: Int64, original: [StoredValue])] {
-        originals[entity].compactMap { row, original in
-            guard let flags = rows[entity][row], flags & Self.linkFlag == 0,
-                flags & Self.statusMask == Status.updated.rawValue
-            else { return nil }
-            return (row, original)
-        }
+        originals[entity].compactMap { row, original in isNetEffectCandidate(entity, row) ? (row, original) : nil }
+    }
+
+    /// Whether a row with an original is counted `updated` only for its attributes and link
+    /// columns (a changed link set alone is a change).
+    func isNetEffectCandidate(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = rows[entity][row] else { return false }
+        return flags & Self.linkFlag == 0 && flags & Self.statusMask == Status.updated.rawValue
     }
 
     /// Counts a row `unchanged` after all (its changes cancelled out).
@@ -176,12 +209,13 @@ final class RowTracker {
         if keyIsRowID[entity], case .integer(let row) = key {
             return (rows[entity][row] ?? 0) & Self.knownFlag != 0 ? row : nil
         }
-        return identities[entity][key]
+        return identities[entity, key]
     }
 
-    /// Entries an identity cache holds before it starts over (it is only a cache: a miss looks
-    /// the key up in the store), so memory stays bounded however large the import.
-    static let identityCacheLimit = 200_000
+    /// The bytes the identity caches of all entities may hold together, by estimate (they are
+    /// only caches: a miss looks the key up in the store), so memory stays bounded however
+    /// large the import and however long its keys.
+    static let identityCacheBudget = 4 << 20
 
     func remember(_ entity: Int, _ key: RowKey, _ row: Int64) {
         if keyIsRowID[entity] {
@@ -189,8 +223,7 @@ final class RowTracker {
             return
         }
         // Starting over never loses anything a rolled-back record would need restored.
-        if identities[entity].count >= Self.identityCacheLimit { identities[entity].removeAll() }
-        if identities[entity].updateValue(row, forKey: key) == nil, isJournaling {
+        if identities.set(row, for: key, in: entity), isJournaling {
             undo.append(.identity(entity, key))
         }
     }
@@ -213,9 +246,9 @@ final class RowTracker {
             }
             result.append(existed)
         }
-        if !identities[entity].isEmpty {
+        if !identities.isEmpty(entity) {
             let gone = Set(removedRows)
-            identities[entity] = identities[entity].filter { !gone.contains($0.value) }
+            identities.removeAll(in: entity) { gone.contains($0) }
         }
         return result
     }
@@ -238,8 +271,8 @@ final class RowTracker {
         for entry in undo.reversed() {
             switch entry {
             case .row(let e, let row, let old): rows[e][row] = old
-            case .identity(let e, let key): identities[e].removeValue(forKey: key)
-            case .original(let e, let row): originals[e].removeValue(forKey: row)
+            case .identity(let e, let key): identities.removeValue(for: key, in: e)
+            case .original(let e, let row): forgetOriginal(e, row)
             }
         }
         undo.removeAll(keepingCapacity: true)

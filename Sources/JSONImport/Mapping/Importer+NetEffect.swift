@@ -1,0 +1,54 @@
+/// Counting by net effect: the originals of changed rows, kept by the tracker and moved to the
+/// store past their budget, are compared with the rows once the records are in.
+extension Importer {
+    /// Moves the originals the tracker holds to the store once they pass their budget. Call
+    /// between records only.
+    func spillOriginalsIfNeeded() throws(StoreError) {
+        guard tracker.holdsTooManyOriginals else { return }
+        try spilledOriginals.append(tracker.takeOriginals())
+    }
+
+    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
+    /// `updated` means different from before the import).
+    func settleNetEffect() throws(RecordError) {
+        for entity in plan.entities {
+            for (row, original) in tracker.netEffectCandidates(of: entity.index) {
+                try settle(entity, row: row, original: original)
+            }
+            var after: Int64?
+            while true {
+                let chunk: [(row: Int64, values: [StoredValue])]
+                do {
+                    chunk = try spilledOriginals.originals(of: entity.index, after: after, limit: 10_000)
+                } catch {
+                    throw fail(error.description)
+                }
+                guard let last = chunk.last else { break }
+                for (row, original) in chunk where tracker.isNetEffectCandidate(entity.index, row) {
+                    try settle(entity, row: row, original: original)
+                }
+                after = last.row
+            }
+        }
+        do {
+            try spilledOriginals.drop()
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    private func settle(_ entity: EntityPlan, row: Int64, original: [StoredValue]) throws(RecordError) {
+        if Self.areEqual(try storedValues(entity, row: row), original, entity) { tracker.markUnchanged(entity.index, row) }
+    }
+
+    /// Whether two `storedValues` of a row are the same, decimals compared by value.
+    private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
+        guard a.count == b.count else { return false }
+        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
+            guard i < entity.attributes.count, entity.attributes[i].spec.type == .decimal,
+                case .text(let x) = x, case .text(let y) = y, DecimalOrder.areEqual(x, y)
+            else { return false }
+        }
+        return true
+    }
+}
