@@ -31,8 +31,21 @@ extension Importer {
         let slot: Int
     }
 
+    /// After writing `values` to row `row` (`nil`: a new row) failed with `error`: the unique
+    /// attributes another row holds now, and `values` with those cleared to write instead.
+    /// - Throws: `error` when no held value explains it.
+    func heldUniques(
+        after error: RecordError, _ entity: EntityPlan, values: [Value?], row: Int64?
+    ) throws(RecordError) -> (held: [Int], cleared: [Value?]) {
+        let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: row)
+        guard !held.isEmpty else { throw error }
+        var cleared = values
+        for slot in held { cleared[slot] = .null }
+        return (held, cleared)
+    }
+
     /// The unique attributes of `values` that a row other than `row` holds now.
-    func uniqueConflicts(_ entity: EntityPlan, values: [Value?], row: Int64?) throws(RecordError) -> [Int] {
+    private func uniqueConflicts(_ entity: EntityPlan, values: [Value?], row: Int64?) throws(RecordError) -> [Int] {
         var held: [Int] = []
         for slot in entity.uniqueSlots {
             guard let value = values[slot], !value.isNull else { continue }

@@ -327,10 +327,7 @@ final class Importer {
             try write(statement)
         } catch {
             // A unique value another row holds now waits for the end of the import.
-            let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: nil)
-            guard !held.isEmpty else { throw error }
-            var cleared = values
-            for slot in held { cleared[slot] = .null }
+            let (held, cleared) = try heldUniques(after: error, entity, values: values, row: nil)
             let row = try insert(entity, values: cleared, columns: columns, key: key, isStub: isStub, ifAbsent: ifAbsent)
             if let row { deferUnique(entity, row: row, slots: held, values: values) }
             return row
@@ -363,10 +360,7 @@ final class Importer {
         do {
             try write(statement)
         } catch {
-            let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: row)
-            guard !held.isEmpty else { throw error }
-            var cleared = values
-            for slot in held { cleared[slot] = .null }
+            let (held, cleared) = try heldUniques(after: error, entity, values: values, row: row)
             try update(entity, row: row, values: cleared, columns: columns, stored: stored)
             deferUnique(entity, row: row, slots: held, values: values)
             return

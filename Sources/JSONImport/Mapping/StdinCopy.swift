@@ -13,7 +13,7 @@ final class StdinCopy {
         var name = Array(template.utf8CString)
         let fd = mkstemp(&name)
         guard fd >= 0 else { throw Self.failure("cannot copy standard input: \(String(cString: strerror(errno)))") }
-        path = String(cString: name)
+        path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { close(fd) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
