@@ -168,7 +168,8 @@ struct ImportRun {
         }
         var issues: [RecordID: ImportIssue] = [:]
         for conflict in conflicts {
-            issues[RecordID(source: conflict.place.source, record: conflict.place.record), default: conflict.issue] = conflict.issue
+            let id = RecordID(source: conflict.place.source, record: conflict.place.record)
+            if issues[id] == nil { issues[id] = conflict.issue }
         }
         throw UniqueRetry(issues: issues)
     }
@@ -188,7 +189,7 @@ struct ImportRun {
         } catch {
             try rethrowStoreFailure(error)
             var report = ImportReport(entity: entity.spec.name)
-            report.errors = [ImportIssue(file: "", record: 0, path: "$", message: error.message)]
+            report.errors = [ImportIssue(file: nil, record: nil, path: "$", message: error.message)]
             throw ImportError(code: .invalidRecord, message: error.message, report: report)
         }
     }
