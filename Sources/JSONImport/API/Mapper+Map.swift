@@ -102,9 +102,8 @@ extension Mapper {
             let data = try? JSONSerialization.data(withJSONObject: object)
         else {
             let message = "the value is not JSON (it holds a value JSON cannot represent)"
-            var report = ImportReport(entity: nil)
-            report.errors = [ImportIssue(file: "<data>", record: nil, path: "$", message: message)]
-            throw ImportError(code: .invalidJSON, message: "<data>: \(message)", report: report)
+            throw ImportError(
+                code: .invalidJSON, message: "<data>: \(message)", issue: ImportIssue(file: "<data>", record: nil, path: "$", message: message))
         }
         return data
     }

@@ -130,3 +130,12 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message (the same as ``message``).
     public var description: String { message }
 }
+
+extension ImportError {
+    /// A failure of the whole payload, before anything was kept: its report holds `issue` alone.
+    init(code: Code, message: String, issue: ImportIssue) {
+        var report = ImportReport(entity: nil)
+        report.errors = [issue]
+        self.init(code: code, message: message, report: report)
+    }
+}

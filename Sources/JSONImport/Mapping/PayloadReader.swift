@@ -163,21 +163,18 @@ struct PayloadReader {
     /// An error about the whole payload: its message starts with the file's name unless it
     /// already says which file (`named: false`); its report holds it at `path`, in no record.
     private func failure(_ code: ImportError.Code, _ message: String, path: String = "$", named: Bool = true) -> ImportError {
-        var report = ImportReport(entity: nil)
-        report.errors = [ImportIssue(file: source.name, record: nil, path: path, message: message)]
-        return ImportError(code: code, message: named ? "\(source.name): \(message)" : message, report: report)
+        ImportError(
+            code: code, message: named ? "\(source.name): \(message)" : message,
+            issue: ImportIssue(file: source.name, record: nil, path: path, message: message))
     }
 
     /// A syntax error, placed by `record` (the one being read, if any) and `offset` in the file.
     private func syntaxFailure(_ error: JSONSyntaxError, record: Int?, offset: Int, line: Int, _ what: String) -> ImportError {
-        var report = ImportReport(entity: nil)
-        report.errors = [
-            ImportIssue(
+        ImportError(
+            code: .invalidJSON, message: "\(source.name):\(line):\(error.column): \(what): \(error.message)",
+            issue: ImportIssue(
                 file: source.name, record: record, path: "$", message: "invalid JSON: \(error.message)", line: line,
-                column: error.column, offset: offset)
-        ]
-        return ImportError(
-            code: .invalidJSON, message: "\(source.name):\(line):\(error.column): \(what): \(error.message)", report: report)
+                column: error.column, offset: offset))
     }
 }
 
@@ -245,8 +242,6 @@ struct LineChunker {
     private static func failure(
         _ code: ImportError.Code, _ message: String, source: String, record: Int? = nil, line: Int? = nil
     ) -> ImportError {
-        var report = ImportReport(entity: nil)
-        report.errors = [ImportIssue(file: source, record: record, path: "$", message: message, line: line)]
-        return ImportError(code: code, message: message, report: report)
+        ImportError(code: code, message: message, issue: ImportIssue(file: source, record: record, path: "$", message: message, line: line))
     }
 }

@@ -38,8 +38,6 @@ final class StdinCopy {
     deinit { unlink(path) }
 
     private static func failure(_ message: String) -> ImportError {
-        var report = ImportReport(entity: nil)
-        report.errors = [ImportIssue(file: "-", record: nil, path: "$", message: message)]
-        return ImportError(code: .unreadableFile, message: message, report: report)
+        ImportError(code: .unreadableFile, message: message, issue: ImportIssue(file: "-", record: nil, path: "$", message: message))
     }
 }
