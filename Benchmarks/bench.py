@@ -2,7 +2,7 @@
 """Import benchmark: jsonimport side by side with the reference programs of the bench kit.
 
   python3 Benchmarks/bench.py [--users 50000] [--runs 3] [--kit ../shared/bench] [--jsonl-gb 1.0]
-                              [--jsonl-records 2000000] [--jsonl-only]
+                              [--jsonl-records 2000000] [--jsonl-random-ids] [--jsonl-only]
 
 Builds our CLI (release), the C++ simdjson + SQLite floor, the Swift Codable baseline, and uses
 the Python baseline; generates the kit's payload (and its --mutate variant) in a scratch
@@ -16,7 +16,8 @@ Scenarios: fresh import; re-import of the same file (all unchanged); import of t
 file. With --jsonl-gb, also a JSON Lines import of a file of about that many GB by our CLI
 alone, reporting its peak memory. With --jsonl-records N, also a JSON Lines import of N small
 one-table records ({"id": i, "login": "user<i>", "score": i.5, "bio": 200 x}, mapped as
-`Item`), --runs times, reporting the median time and the highest peak memory. --jsonl-only
+`Item`), --runs times, reporting the median time and the highest peak memory; with
+--jsonl-random-ids, again with ids scattered over 62 bits instead of 1, 2, 3... --jsonl-only
 runs the JSON Lines imports alone (no reference programs, no scenarios).
 """
 import argparse
@@ -108,8 +109,9 @@ entities:
 """
 
 
-def small_records(ours, scratch, count, runs):
-    """Median wall time and highest peak memory of importing `count` small JSON Lines records."""
+def small_records(ours, scratch, count, runs, random_ids=False):
+    """Median wall time and highest peak memory of importing `count` small JSON Lines records,
+    with ids 1, 2, 3... or, with `random_ids`, scattered over 62 bits (no two close together)."""
     path = os.path.join(scratch, "small.jsonl")
     mapping = os.path.join(scratch, "small.yml")
     with open(mapping, "w") as f:
@@ -118,7 +120,8 @@ def small_records(ours, scratch, count, runs):
     bio = "x" * 200
     with open(path, "w") as f:
         for i in range(1, count + 1):
-            f.write(f'{{"id": {i}, "login": "user{i}", "score": {i}.5, "bio": "{bio}"}}\n')
+            key = (i * 0x9E3779B97F4A7C15) % (1 << 62) if random_ids else i
+            f.write(f'{{"id": {key}, "login": "user{i}", "score": {i}.5, "bio": "{bio}"}}\n')
     size = os.path.getsize(path)
     samples = []
     for run in range(max(runs, 1)):
@@ -137,6 +140,7 @@ def main():
     parser.add_argument("--skip", action="append", default=[], help="leave out a program (by name prefix)")
     parser.add_argument("--jsonl-gb", type=float, default=0.0)
     parser.add_argument("--jsonl-records", type=int, default=0)
+    parser.add_argument("--jsonl-random-ids", action="store_true")
     parser.add_argument("--jsonl-only", action="store_true")
     args = parser.parse_args()
 
@@ -154,9 +158,12 @@ def main():
         users = int(args.jsonl_gb * 1e9 / (size_mb * 1e6 / args.users))
         gb, wall, rss = github_jsonl(ours, mapping, gen, scratch, users)
         print(f"\nJSON Lines: {gb:.2f} GB in {wall:.1f} s ({gb * 1000 / wall:.0f} MB/s), peak memory {rss:.0f} MB")
-    if args.jsonl_records > 0:
-        size, wall, rss, runs = small_records(ours, scratch, args.jsonl_records, args.runs)
-        print(f"\nJSON Lines, small records: {args.jsonl_records:,} records, {size / 1e9:.2f} GB, in {wall:.1f} s "
+    for random_ids in [False, True] if args.jsonl_random_ids else [False]:
+        if args.jsonl_records <= 0:
+            break
+        size, wall, rss, runs = small_records(ours, scratch, args.jsonl_records, args.runs, random_ids)
+        ids = "random ids" if random_ids else "ids 1, 2, 3..."
+        print(f"\nJSON Lines, small records ({ids}): {args.jsonl_records:,} records, {size / 1e9:.2f} GB, in {wall:.1f} s "
               f"({args.jsonl_records / wall:,.0f} records/s; median of {runs}), peak memory {rss:.0f} MB")
     shutil.rmtree(scratch, ignore_errors=True)
 

@@ -97,7 +97,9 @@ struct ImportRun {
             if options.dryRun {
                 store.rollBackWrite()
             } else {
-                try store.commitWrite(store.changeLog(importer.tracker, deletions: deletions))
+                let changes = try store.changeLog(importer.tracker, deletions: deletions)
+                try importer.dropSpilledFlags()
+                try store.commitWrite(changes)
             }
             return report
         } catch var error as ImportError {
@@ -131,7 +133,7 @@ struct ImportRun {
                 importer.commitRecord()
             }
             if keepsRootRows { importer.rootRows.append(outcome.row) }
-            try importer.spillOriginalsIfNeeded()
+            try importer.spillIfNeeded()
             return nil
         } catch let error as RecordError {
             try rethrowStoreFailure(error)

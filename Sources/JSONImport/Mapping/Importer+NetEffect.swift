@@ -1,11 +1,19 @@
 /// Counting by net effect: the originals of changed rows, kept by the tracker and moved to the
 /// store past their budget, are compared with the rows once the records are in.
 extension Importer {
-    /// Moves the originals the tracker holds to the store once they pass their budget. Call
-    /// between records only.
-    func spillOriginalsIfNeeded() throws(StoreError) {
+    /// Moves the originals and row flags the tracker holds to the store once they pass their
+    /// budgets. Call between records only.
+    func spillIfNeeded() throws(StoreError) {
+        tracker.spillFlagsIfNeeded()
+        if let failure = tracker.spilledFlags?.failure { throw failure }
         guard tracker.holdsTooManyOriginals else { return }
         try spilledOriginals.append(tracker.takeOriginals())
+    }
+
+    /// Drops the row flags moved out of memory; call once the tracker has been read for the
+    /// last time, before committing.
+    func dropSpilledFlags() throws(StoreError) {
+        try tracker.spilledFlags?.drop()
     }
 
     /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:

@@ -36,7 +36,7 @@ final class Importer {
     @exclusivity(unchecked) var pendingUniquesAtRecord: [PendingSlot: PendingUnique] = [:]
     /// Where the root record being imported is.
     @exclusivity(unchecked) var recordPlace = RecordPlace()
-    /// Originals of changed rows moved out of memory (see ``spillOriginalsIfNeeded()``).
+    /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
     let spilledOriginals: SpilledOriginals
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
@@ -52,6 +52,7 @@ final class Importer {
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
         self.spilledOriginals = SpilledOriginals(connection: connection, plan: plan)
+        tracker.spilledFlags = SpilledFlags(connection: connection)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.

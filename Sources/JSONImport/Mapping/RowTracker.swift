@@ -43,10 +43,26 @@ final class RowTracker {
     }
     @exclusivity(unchecked) private var undo: [Undo] = []
     @exclusivity(unchecked) private var isJournaling = false
+    /// Where the flags go past ``flagsBudget`` (``spillFlagsIfNeeded()``); `nil` keeps them all
+    /// in memory.
+    var spilledFlags: SpilledFlags?
+    /// In memory, the flags of a row cleared after flags of its range were moved out.
+    private static let clearedMark: UInt8 = 0b1000_0000
+    private let flagsBudget: Int
+    private let flagsCheckInterval: Int
+    /// Calls of ``spillFlagsIfNeeded()`` until it next adds up the bytes the flags hold.
+    @exclusivity(unchecked) private var callsUntilFlagsCheck = 0
 
-    init(keyIsRowID: [Bool]) {
+    /// - Parameters:
+    ///   - flagsBudget: the bytes the row flags may hold in memory before they move to
+    ///     ``spilledFlags``, if set.
+    ///   - flagsCheckInterval: how many calls of ``spillFlagsIfNeeded()`` apart their bytes are
+    ///     added up.
+    init(keyIsRowID: [Bool], flagsBudget: Int = RowTracker.flagsBudget, flagsCheckInterval: Int = 4096) {
         let count = keyIsRowID.count
         self.keyIsRowID = keyIsRowID
+        self.flagsBudget = flagsBudget
+        self.flagsCheckInterval = flagsCheckInterval
         rows = Array(repeating: RowFlagMap(), count: count)
         deleted = Array(repeating: 0, count: count)
         orphansRemoved = Array(repeating: 0, count: count)
@@ -57,7 +73,7 @@ final class RowTracker {
     /// Calls `body` with every touched row of `entity`, its status, and whether the import
     /// contained a record for it.
     func forEachRow<E: Error>(of entity: Int, _ body: (Int64, Status, _ seen: Bool) throws(E) -> Void) throws(E) {
-        try rows[entity].forEach { (row, flags) throws(E) in
+        try forEachFlags(of: entity) { (row, flags) throws(E) in
             guard flags & Self.touchedFlag != 0 else { return }
             try body(row, Status(rawValue: flags & Self.statusMask)!, flags & Self.seenFlag != 0)
         }
@@ -105,14 +121,14 @@ final class RowTracker {
     /// since: it has no links, other than in its own link columns. Every write of a link marks
     /// both rows whenever the other side reads it (``linkChanged(_:_:)``).
     func isNewWithoutLinks(_ entity: Int, _ row: Int64) -> Bool {
-        guard let flags = rows[entity][row] else { return false }
+        guard let flags = flags(entity, row) else { return false }
         return flags & Self.statusMask == Status.inserted.rawValue && flags & Self.linkFlag == 0
     }
 
     /// Whether the row is a stub this import inserted that no record has filled and no link
     /// change has reached since: it holds its key, attribute defaults and no links.
     func isUntouchedStub(_ entity: Int, _ row: Int64) -> Bool {
-        guard let flags = rows[entity][row] else { return false }
+        guard let flags = flags(entity, row) else { return false }
         return flags & Self.stubFlag != 0 && flags & Self.linkFlag == 0
     }
 
@@ -153,7 +169,7 @@ final class RowTracker {
     /// Whether the import needs the row's original values: it existed before and is not yet
     /// changed by this import.
     func needsOriginal(_ entity: Int, _ row: Int64) -> Bool {
-        guard let flags = rows[entity][row] else { return true }
+        guard let flags = flags(entity, row) else { return true }
         return flags & Self.statusMask == Status.unchanged.rawValue
     }
 
@@ -167,31 +183,31 @@ final class RowTracker {
     /// Whether a row with an original is counted `updated` only for its attributes and link
     /// columns (a changed link set alone is a change).
     func isNetEffectCandidate(_ entity: Int, _ row: Int64) -> Bool {
-        guard let flags = rows[entity][row] else { return false }
+        guard let flags = flags(entity, row) else { return false }
         return flags & Self.linkFlag == 0 && flags & Self.statusMask == Status.updated.rawValue
     }
 
     /// Counts a row `unchanged` after all (its changes cancelled out).
     func markUnchanged(_ entity: Int, _ row: Int64) {
-        guard let flags = rows[entity][row] else { return }
-        rows[entity][row] = (flags & ~Self.statusMask) | Status.unchanged.rawValue
+        guard let flags = flags(entity, row) else { return }
+        store(entity, row, (flags & ~Self.statusMask) | Status.unchanged.rawValue)
     }
 
     private func update(_ entity: Int, _ row: Int64, _ change: (UInt8?) -> UInt8) {
-        let old = rows[entity][row]
+        let old = flags(entity, row)
         set(entity, row, from: old, to: change(old) | Self.touchedFlag)
     }
 
     /// Sets or clears `flag` on a row without touching it.
     private func mark(_ entity: Int, _ row: Int64, _ flag: UInt8, _ on: Bool) {
-        let old = rows[entity][row]
+        let old = flags(entity, row)
         set(entity, row, from: old, to: on ? (old ?? 0) | flag : (old ?? 0) & ~flag)
     }
 
     private func set(_ entity: Int, _ row: Int64, from old: UInt8?, to new: UInt8) {
         guard new != old ?? 0 else { return }
         if isJournaling { undo.append(.row(entity, row, old)) }
-        rows[entity][row] = new
+        store(entity, row, new)
     }
 
     func markStub(_ entity: Int, _ row: Int64) { mark(entity, row, Self.stubFlag, true) }
@@ -201,13 +217,13 @@ final class RowTracker {
     /// How many rows this import created as stubs that are stubs still.
     func stubCount(of entity: Int) -> Int {
         var count = 0
-        rows[entity].forEach { _, flags in if flags & Self.stubFlag != 0 { count += 1 } }
+        forEachFlags(of: entity) { _, flags in if flags & Self.stubFlag != 0 { count += 1 } }
         return count
     }
 
     func identity(_ entity: Int, _ key: RowKey) -> Int64? {
         if keyIsRowID[entity], case .integer(let row) = key {
-            return (rows[entity][row] ?? 0) & Self.knownFlag != 0 ? row : nil
+            return (flags(entity, row) ?? 0) & Self.knownFlag != 0 ? row : nil
         }
         return identities[entity, key]
     }
@@ -238,7 +254,8 @@ final class RowTracker {
         var result: [Bool] = []
         result.reserveCapacity(removedRows.count)
         for row in removedRows {
-            let old = rows[entity].removeValue(forKey: row)
+            let old = flags(entity, row)
+            store(entity, row, nil)
             let existed = old.map({ $0 & Self.statusMask }) != Status.inserted.rawValue
             if existed {
                 deleted[entity] += 1
@@ -251,6 +268,48 @@ final class RowTracker {
             identities.removeAll(in: entity) { gone.contains($0) }
         }
         return result
+    }
+
+    // MARK: Flags out of memory
+
+    /// The bytes the flags of all entities may hold in memory together, by default, before
+    /// they move to ``spilledFlags``: about a byte a row for dense ids, ten for sparse ones.
+    static let flagsBudget = 8 << 20
+
+    /// Moves the flags out of memory once they pass their budget (adding up their bytes every
+    /// `flagsCheckInterval` calls). Only between records, like ``takeOriginals()``.
+    func spillFlagsIfNeeded() {
+        guard let spilledFlags, !isJournaling else { return }
+        callsUntilFlagsCheck -= 1
+        guard callsUntilFlagsCheck <= 0 else { return }
+        callsUntilFlagsCheck = flagsCheckInterval
+        guard rows.reduce(0, { $0 + $1.allocatedBytes }) > flagsBudget else { return }
+        for entity in rows.indices { spillFlags(of: entity, into: spilledFlags) }
+    }
+
+    private func spillFlags(of entity: Int, into spilledFlags: SpilledFlags) {
+        spilledFlags.move(entity, rows[entity], cleared: Self.clearedMark)
+        rows[entity] = RowFlagMap()
+    }
+
+    /// The flags of a row, from memory or else from ``spilledFlags`` (then kept in memory).
+    private func flags(_ entity: Int, _ row: Int64) -> UInt8? {
+        if let flags = rows[entity][row] { return flags == Self.clearedMark ? nil : flags }
+        guard let flags = spilledFlags?.flags(of: entity, row) else { return nil }
+        rows[entity][row] = flags
+        return flags
+    }
+
+    private func store(_ entity: Int, _ row: Int64, _ flags: UInt8?) {
+        let clearsMovedOut = flags == nil && spilledFlags?.mayHold(entity, row) == true
+        rows[entity][row] = clearsMovedOut ? Self.clearedMark : flags
+    }
+
+    /// Every row of `entity` with flags, in ascending order, wherever they are.
+    private func forEachFlags<E: Error>(of entity: Int, _ body: (Int64, UInt8) throws(E) -> Void) throws(E) {
+        guard let spilledFlags, spilledFlags.holds(entity) else { return try rows[entity].forEach(body) }
+        spillFlags(of: entity, into: spilledFlags)
+        try spilledFlags.forEach(entity, body)
     }
 
     // MARK: Savepoints
@@ -270,7 +329,7 @@ final class RowTracker {
         isJournaling = false
         for entry in undo.reversed() {
             switch entry {
-            case .row(let e, let row, let old): rows[e][row] = old
+            case .row(let e, let row, let old): store(e, row, old)
             case .identity(let e, let key): identities.removeValue(for: key, in: e)
             case .original(let e, let row): forgetOriginal(e, row)
             }

@@ -51,3 +51,71 @@ import Testing
         #expect(try mapper.rows(#"SELECT count(*) FROM "Item" WHERE "text" LIKE 'b%'"#) == [[.integer(Int64(count / 2))]])
     }
 }
+
+/// The tracker's row flags past their budget move to the store and read back the same: counts,
+/// marks, removals and a record rolled back behave as if they had stayed in memory.
+@Suite struct RowFlagSpillTests {
+    /// A tracker whose flags move out whenever they hold more than a few KB, and one that
+    /// keeps them all, both given the same calls.
+    private func trackers() throws -> (spilling: RowTracker, inMemory: RowTracker, connection: SQLiteConnection) {
+        let connection = try SQLiteConnection(path: ":memory:", create: true, busyTimeout: 5)
+        let spilling = RowTracker(keyIsRowID: [true, false], flagsBudget: 4 << 10, flagsCheckInterval: 1)
+        spilling.spilledFlags = SpilledFlags(connection: connection)
+        return (spilling, RowTracker(keyIsRowID: [true, false]), connection)
+    }
+
+    private func statuses(_ tracker: RowTracker, _ entity: Int) -> [String] {
+        var result: [String] = []
+        tracker.forEachRow(of: entity) { row, status, seen in result.append("\(row) \(status)\(seen ? " seen" : "")") }
+        return result
+    }
+
+    @Test func sparseRowsMovedOutOfMemoryCountAndReadBackAsTheyWould() throws {
+        let (spilling, inMemory, connection) = try trackers()
+        // Sparse, unordered ids (a stride through 64-bit space), so no page of them is dense.
+        let rows = (0..<3_000).map { Int64(truncatingIfNeeded: UInt64($0) &* 0x9E37_79B9_7F4A_7C15 >> 1) }
+        for tracker in [spilling, inMemory] {
+            for (i, row) in rows.enumerated() {
+                tracker.touch(0, row, i % 3 == 0 ? .inserted : .unchanged, seen: true)
+                tracker.remember(0, .integer(row), row)
+                if i % 7 == 0 { tracker.markStub(1, row) }
+                tracker.spillFlagsIfNeeded()
+            }
+            // Earlier rows change again once their flags are out of memory.
+            for row in rows.prefix(500) { tracker.linkChanged(0, row) }
+            tracker.removed(0, Array(rows[500..<600]), asOrphans: false)
+            tracker.spillFlagsIfNeeded()
+        }
+        #expect(spilling.spilledFlags?.holds(0) == true)
+        #expect(try connection.rows(#"SELECT count(*) FROM temp."_import_flags_0""#)[0][0] != .integer(0))
+        #expect(statuses(spilling, 0) == statuses(inMemory, 0))
+        #expect(statuses(spilling, 0).count == 2_900)
+        #expect(spilling.stubCount(of: 1) == inMemory.stubCount(of: 1))
+        for row in [rows[0], rows[550], rows[2_999]] {
+            #expect(spilling.identity(0, .integer(row)) == inMemory.identity(0, .integer(row)))
+        }
+        #expect(spilling.identity(0, .integer(rows[550])) == nil)
+        #expect(spilling.isNewWithoutLinks(0, rows[3]) == inMemory.isNewWithoutLinks(0, rows[3]))
+        try spilling.spilledFlags?.drop()
+        #expect(throws: StoreError.self) { try connection.rows(#"SELECT count(*) FROM temp."_import_flags_0""#) }
+    }
+
+    @Test func aRecordRolledBackRestoresFlagsThatHadLeftMemory() throws {
+        let (spilling, _, _) = try trackers()
+        for row in stride(from: Int64(0), to: 1 << 40, by: 1 << 28) {
+            spilling.touch(0, row, .unchanged, seen: true)
+            spilling.spillFlagsIfNeeded()
+        }
+        let before = statuses(spilling, 0)
+        spilling.beginRecord()
+        spilling.touch(0, 1 << 28, .updated, seen: true)
+        spilling.markStub(0, 2 << 28)
+        spilling.touch(0, 5, .inserted, seen: true)
+        spilling.rollBackRecord()
+        #expect(spilling.spilledFlags?.holds(0) == true)
+        let after = statuses(spilling, 0)
+        #expect(after.count == before.count)
+        #expect(after == before)
+        #expect(spilling.stubCount(of: 0) == 0)
+    }
+}
