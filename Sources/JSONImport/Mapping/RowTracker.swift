@@ -274,7 +274,7 @@ final class RowTracker {
 
     /// The bytes the flags of all entities may hold in memory together, by default, before
     /// they move to ``spilledFlags``: about a byte a row for dense ids, ten for sparse ones.
-    static let flagsBudget = 8 << 20
+    static let flagsBudget = 16 << 20
 
     /// Moves the flags out of memory once they pass their budget (adding up their bytes every
     /// `flagsCheckInterval` calls). Only between records, like ``takeOriginals()``.

@@ -14,8 +14,9 @@ final class SpilledFlags {
     private var tables: [Int: Statements] = [:]
     /// Per entity: the lowest and highest row moved out.
     private var ranges: [Int: ClosedRange<Int64>] = [:]
-    /// The rows moved out, of every entity: three bits each, set in a fixed array.
-    private var filter = [UInt64](repeating: 0, count: SpilledFlags.filterBits / 64)
+    /// The rows moved out, of every entity: three bits each, set in a fixed array (made when
+    /// the first rows move out).
+    private var filter: [UInt64] = []
     private static let filterBits = 1 << 24
     private(set) var failure: StoreError?
 
@@ -34,7 +35,7 @@ final class SpilledFlags {
 
     /// Whether flags of `row` may have been moved out.
     func mayHold(_ entity: Int, _ row: Int64) -> Bool {
-        guard ranges[entity]?.contains(row) == true else { return false }
+        guard ranges[entity]?.contains(row) == true, !filter.isEmpty else { return false }
         let (a, b, c) = Self.filterPositions(entity, row)
         return isSet(a) && isSet(b) && isSet(c)
     }
@@ -70,6 +71,7 @@ final class SpilledFlags {
     /// Moves the flags of `map` out, replacing those moved out before; rows marked `cleared`
     /// lose theirs.
     func move(_ entity: Int, _ map: RowFlagMap, cleared: UInt8) {
+        if filter.isEmpty { filter = [UInt64](repeating: 0, count: Self.filterBits / 64) }
         do {
             let table = try statements(for: entity)
             try map.forEach { (row, flags) throws(StoreError) in
@@ -121,7 +123,7 @@ final class SpilledFlags {
             try connection.execute("DROP TABLE IF EXISTS temp.\(table(entity))")
         }
         ranges = [:]
-        filter = [UInt64](repeating: 0, count: Self.filterBits / 64)
+        filter = []
     }
 
     private func keep(_ error: StoreError) {
