@@ -84,16 +84,11 @@ extension Mapper {
         run.dryRun = false
         return try store.withLock { store in
             let entity = try store.entityPlan(name)
-            try store.beginWrite(checkingForeignKeys: false)
-            do {
+            return try store.write(checkingForeignKeys: false, deciding: {
                 let report = try importSources([source], as: name, options: run, keepingRootRows: true)
                 let values = try store.decode(type, entity: entity, rows: report.rootRows)
-                if options.dryRun { store.rollBackWrite() } else { try store.commitWrite() }
-                return values
-            } catch {
-                store.rollBackWrite()
-                throw error
-            }
+                return Store.WriteOutcome(value: values, keepsWork: !options.dryRun)
+            })
         }
     }
 

@@ -53,14 +53,14 @@ struct DeleteRun {
         deleter.readsKeys = explain || store.hooks.collectsChanges
         let tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
-        try store.recordedWrite {
+        try store.write(deciding: {
             try deleter.reset()
             let deletions = try body(deleter, tracker)
             try writeUpdatedAt(tracker)
             report.addCounts(from: tracker, plan: store.plan)
             if explain { report.deletions = deletions }
-            return try store.changeLog(tracker, deletions: deletions)
-        }
+            return Store.WriteOutcome(value: (), changes: try store.changeLog(tracker, deletions: deletions))
+        })
         return report
     }
 

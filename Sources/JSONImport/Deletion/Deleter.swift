@@ -123,7 +123,7 @@ final class Deleter {
     /// Applies the `ON DELETE` actions of the stored links to the rows of `entity` that `rows`
     /// selects, as SQLite's foreign-key enforcement would: their link-table rows go, foreign-key
     /// columns pointing at them are cleared. Imports run without that enforcement (see
-    /// ``Store/beginWrite(checkingForeignKeys:)``), so a deletion never leaves it to SQLite.
+    /// ``Store/write(checkingForeignKeys:deciding:)``), so a deletion never leaves it to SQLite.
     private func dropLinks(to entity: EntityPlan, from rows: String) throws(StoreError) {
         let name = entity.spec.name
         for link in plan.spec.links {

@@ -24,7 +24,7 @@ struct ExportRun {
         let selection = try Selection(request: request, entity: entity, store: store)
         let exporter = RecordExporter(connection: store.connection, plan: store.plan)
         let wrapper = request.format == .json ? Wrapper(root: entity.spec.root) : nil
-        return try store.connection.readTransaction {
+        return try store.connection.transaction(.read) {
             var buffer = ""
             func write(_ text: String) throws {
                 buffer += text

@@ -7,7 +7,8 @@ final class JSONParser {
     /// The deepest nesting accepted; deeper documents are a syntax error.
     let maxDepth: Int
 
-    static let defaultMaxDepth = ImportOptions.defaultMaxDepth
+    /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
+    static let defaultMaxDepth = 512
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth) {
         precondition(ji_cpu_supported() != 0, "JSONImport's JSON reader needs an x86-64 CPU with AVX2 (2013 or later)")

@@ -58,7 +58,7 @@ public struct ImportOptions: Sendable, Hashable {
     public static let `default` = ImportOptions()
 
     /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
-    public static let defaultMaxDepth = 512
+    public static let defaultMaxDepth = JSONParser.defaultMaxDepth
     /// The largest `maxDepth`: the parser recurses once per level on the calling thread's stack.
     public static let maximumDepthLimit = 10_000
     /// 1 GiB: a parsed document takes several times its size in memory.
@@ -70,72 +70,5 @@ public struct ImportOptions: Sendable, Hashable {
         case abort
         /// A record with an error is left out whole; the rest is kept.
         case skip
-    }
-}
-
-/// The shape of a payload.
-public enum PayloadFormat: String, Sendable, Hashable, CaseIterable {
-    /// One JSON document: an object, an array of records, or either under a root key path.
-    case json
-    /// One record per non-empty line.
-    case jsonl
-
-    /// The format a file name implies.
-    public init(fileName: String) {
-        let lower = fileName.lowercased()
-        self = lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") ? .jsonl : .json
-    }
-}
-
-/// A payload to import.
-public enum ImportSource: Sendable, Hashable {
-    /// A file path; `-` reads standard input.
-    case file(String)
-    /// Bytes in memory, with the name errors should show.
-    case data(Data, name: String)
-
-    var name: String {
-        switch self {
-        case .file(let path): return path
-        case .data(_, let name): return name
-        }
-    }
-}
-
-/// An import that failed as a whole: invalid JSON, an unreadable file, a record error under
-/// `abort`, or an input the command cannot take. Nothing of it was kept.
-public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure it is.
-    public let code: Code
-    /// What went wrong, ready to print.
-    public let message: String
-    /// The report of the failed import: its `errors` hold the record error, `changes` are empty.
-    public let report: ImportReport
-
-    /// Stable error codes; callers can `catch` a specific one.
-    public enum Code: String, Sendable, Hashable {
-        /// The payload is not valid JSON (the message gives file, line, column and byte offset).
-        case invalidJSON
-        /// A named file cannot be read.
-        case unreadableFile
-        /// A record is invalid (under `onError: abort`) or validation refused it.
-        case invalidRecord
-        /// The request itself is wrong (unknown entity, owned root, `root` with JSON Lines, a
-        /// limit out of range).
-        case usage
-        /// The payload is larger than `maxPayloadSize`.
-        case tooLarge
-    }
-
-    /// The message (the same as ``message``).
-    public var description: String { message }
-}
-
-extension ImportError {
-    /// A failure of the whole payload, before anything was kept: its report holds `issue` alone.
-    init(code: Code, message: String, issue: ImportIssue) {
-        var report = ImportReport(entity: nil)
-        report.errors = [issue]
-        self.init(code: code, message: message, report: report)
     }
 }

@@ -61,57 +61,49 @@ struct ImportRun {
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
 
         var skippedKeys: [[StoredValue]] = []
-        try store.beginWrite(checkingForeignKeys: false)
-        store.hooks.isImporting = true
-        defer { store.hooks.isImporting = false }
         do {
-            try importer.noteEmptyTables()
-            for (position, source) in sources.enumerated() {
-                let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
-                var reader = PayloadReader(
-                    source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
-                    maxSize: options.maxPayloadSize)
-                if source == .file("-") { reader.stdinCopy = stdinCopy }
-                meter?.start(source)
-                try reader.forEachRecord { record in
-                    report.records += 1
-                    meter?.advance(to: record.offset, records: report.records)
-                    try importer.setAsideDueLinkIndexes()
-                    importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
-                    if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
-                        report.skipped += 1
-                        report.errors.append(issue)
-                        if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
+            return try store.write(checkingForeignKeys: false, deciding: {
+                store.hooks.isImporting = true
+                defer { store.hooks.isImporting = false }
+                try importer.noteEmptyTables()
+                for (position, source) in sources.enumerated() {
+                    let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
+                    var reader = PayloadReader(
+                        source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
+                        maxSize: options.maxPayloadSize)
+                    if source == .file("-") { reader.stdinCopy = stdinCopy }
+                    meter?.start(source)
+                    try reader.forEachRecord { record in
+                        report.records += 1
+                        meter?.advance(to: record.offset, records: report.records)
+                        try importer.setAsideDueLinkIndexes()
+                        importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
+                        if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
+                            report.skipped += 1
+                            report.errors.append(issue)
+                            if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
+                        }
                     }
+                    meter?.finish(source, records: report.records)
                 }
-                meter?.finish(source, records: report.records)
-            }
-            try settleUniques(importer)
-            try importer.restoreLinkIndexes()
-            try finishRecords(importer)
-            let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
-            try writeBookkeeping(importer)
-            fill(&report, from: importer)
-            if options.explain { report.deletions = deletions }
-            report.rootRows = importer.rootRows
-            if options.dryRun {
-                store.rollBackWrite()
-            } else {
-                let changes = try store.changeLog(importer.tracker, deletions: deletions)
+                try settleUniques(importer)
+                try importer.restoreLinkIndexes()
+                try finishRecords(importer)
+                let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
+                try writeBookkeeping(importer)
+                fill(&report, from: importer)
+                if options.explain { report.deletions = deletions }
+                report.rootRows = importer.rootRows
+                let changes = options.dryRun ? nil : try store.changeLog(importer.tracker, deletions: deletions)
                 try importer.dropSpilledFlags()
-                try store.commitWrite(changes)
-            }
-            return report
+                return Store.WriteOutcome(value: report, changes: changes, keepsWork: !options.dryRun)
+            })
         } catch var error as ImportError {
-            store.rollBackWrite()
             var failed = ImportReport(entity: entity.spec.name)
             failed.dryRun = options.dryRun
             failed.records = report.records
             failed.errors = error.report.errors
             error = ImportError(code: error.code, message: error.message, report: failed)
-            throw error
-        } catch {
-            store.rollBackWrite()
             throw error
         }
     }
@@ -121,17 +113,17 @@ struct ImportRun {
         importer.path.removeAll(keepingCapacity: true)
         importer.memberCursor = JSONValue.MemberCursor()
         let isSkipping = options.onError == .skip
-        if isSkipping {
-            try store.connection.execute("SAVEPOINT record")
-            importer.beginRecord()
-        }
         do {
-            let outcome = try importer.importRecord(record.value, entity)
-            if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
+            let outcome: Importer.Outcome
             if isSkipping {
-                try store.connection.execute("RELEASE record")
+                // A savepoint, so that a record left out leaves nothing behind in the store.
+                importer.beginRecord()
+                outcome = try store.connection.transaction { try importer.importRecord(record.value, entity) }
                 importer.commitRecord()
+            } else {
+                outcome = try importer.importRecord(record.value, entity)
             }
+            if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
             if keepsRootRows { importer.rootRows.append(outcome.row) }
             try importer.spillIfNeeded()
             return nil
@@ -145,7 +137,6 @@ struct ImportRun {
                 report.errors = [issue]
                 throw ImportError(code: .invalidRecord, message: issue.description, report: report)
             }
-            try store.connection.execute("ROLLBACK TO record; RELEASE record")
             importer.rollBackRecord()
             return issue
         }

@@ -40,7 +40,7 @@ final class Store {
         let connection = try SQLiteConnection(
             path: location.path, name: location.name, create: location.create, busyTimeout: busyTimeout,
             readOnly: location.readOnly)
-        try connection.readTransaction { try StoreFormat.check(connection) }
+        try connection.transaction(.read) { try StoreFormat.check(connection) }
         if !location.readOnly { try connection.enableWAL(waitingUpTo: busyTimeout) }
         return connection
     }
@@ -57,7 +57,7 @@ final class Store {
         let wanted = StoreSchemaState(StorageSchema(spec: spec))
         // Opening a store that matches the mappings only reads, so it never waits for a writer
         // (a reader opened during a long import would otherwise fail past the busy timeout).
-        if try connection.readTransaction({ try recordedState(connection) }) == wanted {
+        if try connection.transaction(.read, { try recordedState(connection) }) == wanted {
             return MigrationPlan(changes: [], statements: [])
         }
         // A rebuilt table is dropped and created again: with foreign keys enforced, the drop would

@@ -13,6 +13,8 @@ final class SQLiteConnection {
     /// Opened for writing, the file turned out read-only (SQLite then opens it for reading).
     let isReadOnly: Bool
     private var cache: [String: SQLiteStatement] = [:]
+    /// Savepoints open inside the transaction (see ``transaction(_:deciding:)``).
+    var savepointDepth = 0
 
     /// Opens (and with `create`, creates) the database at `path` (`:memory:` for a private one),
     /// with foreign keys and a busy timeout; `readOnly` opens an existing file for reading.
@@ -149,25 +151,6 @@ final class SQLiteConnection {
     /// Rows changed by every statement since the connection opened.
     var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
-    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committing on return and rolling
-    /// back on any throw, which is rethrown.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try transaction(beginning: "BEGIN IMMEDIATE", body)
-    }
-
-    /// Runs `body` between `begin` and `COMMIT`, rolling back on any throw, which is rethrown.
-    func transaction<T>(beginning begin: String, _ body: () throws -> T) throws -> T {
-        try execute(begin)
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
 
     /// Turns a result code into a typed error.
     func error(_ rc: Int32, _ message: String, sql: String?) -> StoreError {

@@ -1,0 +1,21 @@
+extension Mapper {
+    /// Brings an existing store in line with the mappings (SPEC 4.1 `migrate`, 5).
+    ///
+    /// Safe changes (new entities, attributes, relationships, indexes) are applied; changes
+    /// that would lose data are applied only with `allowDataLoss`. The store must exist.
+    ///
+    /// ```swift
+    /// let plan = try Mapper.migrate(store: "cache.sqlite", to: spec)
+    /// if plan.losesData { print(plan.changes) }  // nothing was applied
+    /// ```
+    /// - Returns: every change between the store and the mappings; when ``MigrationPlan/losesData``
+    ///   and not `allowDataLoss`, none of them was applied.
+    /// - Throws: ``StoreError`` when the store cannot be opened, is not a store, or is of a newer
+    ///   format than this build's.
+    public static func migrate(
+        store path: String, to spec: MappingSpec, allowDataLoss: Bool = false, busyTimeout: Double = 30
+    ) throws -> MigrationPlan {
+        let connection = try Store.connect(Store.Location(path: path, create: false), busyTimeout: busyTimeout)
+        return try Store.migrate(connection, to: spec, allowDataLoss: allowDataLoss)
+    }
+}
