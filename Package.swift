@@ -27,6 +27,8 @@ let package = Package(
         // Times the clean-up pass on a large store: `bash Benchmarks/cleanup_scale.sh`.
         .executableTarget(
             name: "cleanup-scale", dependencies: ["JSONImport", "CSQLite"], path: "Benchmarks/CleanupScale"),
+        // Times map and all with nested values against the import: `swift run -c release read-scale`.
+        .executableTarget(name: "read-scale", dependencies: ["JSONImport"], path: "Benchmarks/ReadScale"),
         // A runnable tour of the Swift API: `swift run JSONImportExample`.
         .executableTarget(name: "JSONImportExample", dependencies: ["JSONImport"], path: "Examples/Swift"),
         .testTarget(

@@ -108,7 +108,6 @@ extension Store {
     /// Decodes the rows that still exist among `rows` (keeping their order and repeats).
     func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
         let existing = Set(try keys(of: entity, rows: Array(Set(rows))).map(\.0))
-        let context = DecodingContext(store: self)
-        return try rows.filter(existing.contains).map { try context.decode(type, entity: entity, row: $0) }
+        return try DecodingContext(store: self).decodeAll(type, entity: entity, rows: rows.filter(existing.contains))
     }
 }

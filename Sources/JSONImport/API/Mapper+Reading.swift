@@ -82,10 +82,8 @@ extension Mapper {
             guard !keys.isEmpty else { return [] }
             let rows = try query.rowIDs(in: store, ids: keys).rows
             let byKey = Dictionary(try store.keys(of: entity, rows: rows).map { ($1, $0) }) { first, _ in first }
-            let context = DecodingContext(store: store)
-            return try keys.compactMap { key in
-                try byKey[Store.keyValue(key, of: entity.spec)].map { try context.decode(type, entity: entity, row: $0) }
-            }
+            let found = keys.compactMap { byKey[Store.keyValue($0, of: entity.spec)] }
+            return try DecodingContext(store: store).decodeAll(type, entity: entity, rows: found)
         }
     }
 

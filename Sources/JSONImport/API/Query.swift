@@ -152,8 +152,7 @@ public struct Query<Record: Decodable>: Sendable {
     public func all() throws -> [Record] {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)
-            let context = DecodingContext(store: store)
-            return try rows.map { try context.decode(Record.self, entity: entity, row: $0) }
+            return try DecodingContext(store: store).decodeAll(Record.self, entity: entity, rows: rows)
         }
     }
 
@@ -229,8 +228,7 @@ public struct Query<Record: Decodable>: Sendable {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)
             try Self.check([property], of: entity)
-            let context = DecodingContext(store: store)
-            return try rows.map { try context.decode(type, property: property, entity: entity, row: $0) }
+            return try DecodingContext(store: store).decodeAll(type, property: property, entity: entity, rows: rows)
         }
     }
 

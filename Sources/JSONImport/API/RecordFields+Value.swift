@@ -15,6 +15,6 @@ extension RecordFields {
     /// - Throws: `DecodingError` when the value does not decode as `V`.
     public func value<V: Decodable>(_ name: String, as type: V.Type = V.self) throws -> V? {
         guard let stored = self[name], stored != .null else { return nil }
-        return try StoredValueDecoder(value: stored, type: nil, codingPath: [IndexKey(name)]).decode(type)
+        return try StoredValueDecoder(value: stored, type: nil, path: .root, key: IndexKey(name)).decode(type)
     }
 }

@@ -1,5 +1,12 @@
-/// One decode from the store: reads each row it needs once, and knows which rows are being
-/// decoded along the current path, so that cycles in the data end.
+/// One decode from the store: reads each row it needs once, a page at a time, and knows which
+/// rows are being decoded along the current path, so that cycles in the data end.
+///
+/// Reads are batched: decoding a page of root rows (``decodeAll(_:entity:rows:)``), the first
+/// row whose attributes are needed reads those of the whole page in one statement; the first
+/// relationship read reads the links of every row read so far that lacks them, in one
+/// statement, and the rows it reaches are read together when the first of them is needed. A
+/// page of records with nested values costs a few statements per entity and relationship
+/// rather than a few per row. What a page read is forgotten before the next page.
 ///
 /// The cycle rule: when a nested value reaches a row that is already being decoded further up
 /// the same path (`user.repos[0].owner` is `user` again), that row decodes once more, with its
@@ -8,66 +15,138 @@
 /// data stops, or at the first repeated row.
 final class DecodingContext {
     let store: Store
-    private let reader: RecordReader
     private var attributes: [RowRef: [StoredValue]] = [:]
-    private var path: [RowRef: Int] = [:]
+    /// The rows being decoded along the current path, outermost first (a few at most).
+    private var path: [RowRef] = []
+    /// Per entity: rows expected to be decoded soon (the page, the rows links reached), read
+    /// with the next row of the entity that is needed.
+    private var pending: [Int: Set<Int64>] = [:]
+    /// Per entity: the rows whose attributes were read, in reading order.
+    private var read: [Int: [Int64]] = [:]
+    /// Links read, by relationship (entity, index among its relationships) and row.
+    private var links: [LinkRef: [Int64]] = [:]
+    /// Per relationship: how many of the entity's `read` rows have their links read.
+    private var linksRead: [LinkRef: Int] = [:]
+
+    /// Root rows decoded per page, and rows read per statement.
+    static let pageSize = 500
 
     struct RowRef: Hashable {
         let entity: Int
         let row: Int64
     }
 
+    private struct LinkRef: Hashable {
+        let entity: Int
+        let relationship: Int
+        var row: Int64 = 0
+    }
+
     init(store: Store) {
         self.store = store
-        self.reader = RecordReader(connection: store.connection, plan: store.plan)
     }
 
     var plan: ImportPlan { store.plan }
 
+    /// Decodes `rows` of `entity` as `T`s, in order, a page at a time.
+    func decodeAll<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
+        try paged(entity, rows) { try decode(type, entity: entity, row: $0) }
+    }
+
+    /// Decodes one property of each of `rows` of `entity` as a `T`, in order, a page at a time.
+    func decodeAll<T: Decodable>(_ type: T.Type, property: String, entity: EntityPlan, rows: [Int64]) throws -> [T] {
+        try paged(entity, rows) { try decode(type, property: property, entity: entity, row: $0) }
+    }
+
+    private func paged<T>(_ entity: EntityPlan, _ rows: [Int64], _ body: (Int64) throws -> T) throws -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(rows.count)
+        var start = 0
+        while start < rows.count {
+            let page = rows[start..<min(start + Self.pageSize, rows.count)]
+            forgetPage()
+            pending[entity.index] = Set(page)
+            for row in page { result.append(try body(row)) }
+            start += page.count
+        }
+        forgetPage()
+        return result
+    }
+
+    private func forgetPage() {
+        attributes = [:]
+        pending = [:]
+        read = [:]
+        links = [:]
+        linksRead = [:]
+    }
+
     /// Decodes row `row` of `entity` as a `T`.
-    func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, row: Int64, codingPath: [any CodingKey] = []) throws -> T {
-        try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, codingPath: codingPath))
+    func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, row: Int64) throws -> T {
+        try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, path: .root))
     }
 
     /// Decodes one property of row `row` of `entity` as a `T`.
     func decode<T: Decodable>(_ type: T.Type, property: String, entity: EntityPlan, row: Int64) throws -> T {
-        let decoder = RowDecoder(context: self, entity: entity, row: row, codingPath: [])
+        let decoder = RowDecoder(context: self, entity: entity, row: row, path: .root)
         return try decoder.container(keyedBy: IndexKey.self).decode(type, forKey: IndexKey(property))
     }
 
     /// The stored attribute values of a row, in attribute order.
-    func values(_ entity: EntityPlan, row: Int64, codingPath: [any CodingKey]) throws -> [StoredValue] {
+    func values(_ entity: EntityPlan, row: Int64, path: CodingPath) throws -> [StoredValue] {
         let ref = RowRef(entity: entity.index, row: row)
         if let known = attributes[ref] { return known }
-        let columns = entity.spec.attributes.map { quote($0.name) }.joined(separator: ", ")
-        let rows = try store.connection.rows(
-            "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) = ?", [.integer(row)])
-        guard let values = rows.first else {
-            throw DecodingError.valueNotFound(Any.self, .init(
-                codingPath: codingPath, debugDescription: "\(entity.spec.name) row \(row) no longer exists"))
+        var batch = [row]
+        var waiting = pending[entity.index] ?? []
+        waiting.remove(row)
+        while batch.count < Self.pageSize, let next = waiting.popFirst() {
+            if attributes[RowRef(entity: entity.index, row: next)] == nil { batch.append(next) }
         }
-        attributes[ref] = values
+        pending[entity.index] = waiting
+        for (found, values) in try store.attributeValues(of: entity, rows: batch) {
+            attributes[RowRef(entity: entity.index, row: found)] = values
+            read[entity.index, default: []].append(found)
+        }
+        guard let values = attributes[ref] else {
+            throw DecodingError.valueNotFound(Any.self, .init(
+                codingPath: path.keys, debugDescription: "\(entity.spec.name) row \(row) no longer exists"))
+        }
         return values
     }
 
     /// The rows a relationship of a row links to, in link order.
     func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
-        try reader.linkedRows(relationship, of: entity, row: row)
+        let index = entity.relationships.firstIndex { $0 === relationship }!
+        let key = LinkRef(entity: entity.index, relationship: index, row: row)
+        if let known = links[key] { return known }
+        let cursor = LinkRef(entity: entity.index, relationship: index)
+        let rowsRead = read[entity.index] ?? []
+        let start = linksRead[cursor] ?? 0
+        var batch = [row]
+        for other in rowsRead[start...].prefix(Self.pageSize - 1) where other != row { batch.append(other) }
+        linksRead[cursor] = min(rowsRead.count, start + Self.pageSize - 1)
+        let found = try store.linkedRows(relationship, of: entity, rows: batch)
+        var reached = pending[relationship.target] ?? []
+        for source in batch {
+            let targets = found[source] ?? []
+            links[LinkRef(entity: entity.index, relationship: index, row: source)] = targets
+            for target in targets where attributes[RowRef(entity: relationship.target, row: target)] == nil {
+                reached.insert(target)
+            }
+        }
+        pending[relationship.target] = reached
+        return links[key]!
     }
 
     /// `true` when the row is being decoded further up the current path.
     func isOnPath(_ entity: EntityPlan, _ row: Int64) -> Bool {
-        path[RowRef(entity: entity.index, row: row)] != nil
+        path.contains(RowRef(entity: entity.index, row: row))
     }
 
     /// Runs `body` with the row on the path: what it decodes is nested below the row.
     func nesting<T>(_ entity: EntityPlan, _ row: Int64, _ body: () throws -> T) rethrows -> T {
-        let ref = RowRef(entity: entity.index, row: row)
-        path[ref, default: 0] += 1
-        defer {
-            path[ref]! -= 1
-            if path[ref] == 0 { path[ref] = nil }
-        }
+        path.append(RowRef(entity: entity.index, row: row))
+        defer { path.removeLast() }
         return try body()
     }
 }

@@ -1,15 +1,18 @@
-/// A coding key for a position in an array, or a name.
+/// A coding key for a position in an array, or a name. A position's `stringValue` is made only
+/// when asked for, as decoding a to-many relationship makes a key per element.
 struct IndexKey: CodingKey {
-    let stringValue: String
+    private let name: String?
     let intValue: Int?
 
+    var stringValue: String { name ?? "Index \(intValue!)" }
+
     init(_ index: Int) {
-        self.stringValue = "Index \(index)"
+        self.name = nil
         self.intValue = index
     }
 
     init(_ name: String) {
-        self.stringValue = name
+        self.name = name
         self.intValue = nil
     }
 

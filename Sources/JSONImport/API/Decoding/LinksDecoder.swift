@@ -3,7 +3,8 @@ struct LinksDecoder: Decoder {
     let context: DecodingContext
     let target: EntityPlan
     let rows: [Int64]
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -39,7 +40,7 @@ private struct LinksContainer: UnkeyedDecodingContainer {
         defer { currentIndex += 1 }
         return RowDecoder(
             context: decoder.context, entity: decoder.target, row: decoder.rows[currentIndex],
-            codingPath: codingPath + [IndexKey(currentIndex)])
+            path: decoder.path.appending(IndexKey(currentIndex)))
     }
 
     mutating func decodeNil() throws -> Bool { false }

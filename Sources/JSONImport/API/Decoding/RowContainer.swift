@@ -29,7 +29,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func attributeDecoder(_ index: Int, _ key: Key) -> StoredValueDecoder {
-        StoredValueDecoder(value: values[index], type: entity.spec.attributes[index].type, codingPath: codingPath + [key])
+        StoredValueDecoder(value: values[index], type: entity.spec.attributes[index].type, path: decoder.path, key: key)
     }
 
     // MARK: Decoding
@@ -79,15 +79,15 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let isMany = relationship.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
-            return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], codingPath: codingPath + [key]))
+            return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], path: decoder.path.appending(key)))
         }
         let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
         return try context.nesting(entity, decoder.row) {
             if isMany {
-                return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, codingPath: codingPath + [key]))
+                return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, path: decoder.path.appending(key)))
             }
             guard let row = rows.first else { return nil }
-            return try RowDecoder.decode(type, from: RowDecoder(context: context, entity: target, row: row, codingPath: codingPath + [key]))
+            return try RowDecoder.decode(type, from: RowDecoder(context: context, entity: target, row: row, path: decoder.path.appending(key)))
         }
     }
 
@@ -111,13 +111,13 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let target = context.plan.entities[relationship.target]
             let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
             if relationship.spec.kind == .many {
-                return LinksDecoder(context: context, target: target, rows: rows, codingPath: codingPath + [key])
+                return LinksDecoder(context: context, target: target, rows: rows, path: decoder.path.appending(key))
             }
             guard let row = rows.first else {
                 throw DecodingError.valueNotFound(Any.self, .init(
                     codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' links to no \(target.spec.name)"))
             }
-            return RowDecoder(context: context, entity: target, row: row, codingPath: codingPath + [key])
+            return RowDecoder(context: context, entity: target, row: row, path: decoder.path.appending(key))
         case nil: throw notFound(key)
         }
     }
@@ -129,25 +129,57 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             debugDescription: "\(entity.spec.name) has no property '\(key.stringValue)'\(Suggestion.hint(for: key.stringValue, among: names))"))
     }
 
-    // Every primitive goes through the generic path.
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeGeneric(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeGeneric(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeGeneric(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeGeneric(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeGeneric(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeGeneric(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeGeneric(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeGeneric(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeGeneric(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeGeneric(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeGeneric(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeGeneric(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeGeneric(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeGeneric(type, key) }
+    // Primitives of an attribute decode directly; anything else (a relationship's key, a
+    // missing name) goes through the generic path.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+
+    /// The decoder of the attribute named `key`, if it is one.
+    private func attribute(_ key: Key) -> StoredValueDecoder? {
+        guard case .attribute(let index) = property(key) else { return nil }
+        return attributeDecoder(index, key)
+    }
+
+    /// The decoder of the attribute named `key` when it is one and not NULL.
+    private func presentAttribute(_ key: Key) -> StoredValueDecoder? {
+        guard case .attribute(let index) = property(key), values[index] != .null else { return nil }
+        return attributeDecoder(index, key)
+    }
 
     /// In a generic context only the generic `decode` applies.
     private func decodeGeneric<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
         try decode(type, forKey: key)
+    }
+
+    private func decodeIfPresentGeneric<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        try decodeIfPresent(type, forKey: key)
     }
 }
 

@@ -11,20 +11,21 @@ struct RowDecoder: Decoder {
     let row: Int64
     /// The row is already being decoded further up the path: its relationships do not nest.
     let isRepeat: Bool
-    let codingPath: [any CodingKey]
+    let path: CodingPath
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(context: DecodingContext, entity: EntityPlan, row: Int64, codingPath: [any CodingKey]) {
+    init(context: DecodingContext, entity: EntityPlan, row: Int64, path: CodingPath) {
         self.context = context
         self.entity = entity
         self.row = row
         self.isRepeat = context.isOnPath(entity, row)
-        self.codingPath = codingPath
+        self.path = path
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
-            RowContainer<Key>(decoder: self, values: try context.values(entity, row: row, codingPath: codingPath)))
+            RowContainer<Key>(decoder: self, values: try context.values(entity, row: row, path: path)))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { RowValueContainer(decoder: self) }
@@ -38,7 +39,7 @@ struct RowDecoder: Decoder {
                     ? "\(entity.spec.name) has no primary key: decode it as a nested value"
                     : "the key of \(entity.spec.name) has \(key.count) values: decode it as an array")
         }
-        return StoredValueDecoder(value: key[0].0, type: key[0].1, codingPath: codingPath)
+        return StoredValueDecoder(value: key[0].0, type: key[0].1, path: path)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -46,12 +47,12 @@ struct RowDecoder: Decoder {
         guard key.count > 1 else {
             throw mismatch("\(entity.spec.name) is one row, not a list: decode it as a nested value or its key")
         }
-        return StoredValuesContainer(values: key, codingPath: codingPath)
+        return StoredValuesContainer(values: key, path: path)
     }
 
     /// The primary key's values with their types.
     private func keyValues() throws -> [(StoredValue, AttributeType?)] {
-        let values = try context.values(entity, row: row, codingPath: codingPath)
+        let values = try context.values(entity, row: row, path: path)
         return entity.keySlots.map { (values[$0], entity.attributes[$0].spec.type) }
     }
 

@@ -12,8 +12,18 @@ struct StoredValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: StoredValue
     /// The attribute type the value was stored as, when known.
     let type: AttributeType?
-    let codingPath: [any CodingKey]
+    /// Where the value is: below `path`, at `key`.
+    let path: CodingPath
+    let key: (any CodingKey)?
+    var codingPath: [any CodingKey] { path.keys(then: key) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(value: StoredValue, type: AttributeType?, path: CodingPath, key: (any CodingKey)? = nil) {
+        self.value = value
+        self.type = type
+        self.path = path
+        self.key = key
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw mismatch([String: String].self, "a keyed container")
@@ -31,7 +41,7 @@ struct StoredValueDecoder: Decoder, SingleValueDecodingContainer {
             throw mismatch([String].self, "an array")
         }
         return StoredValuesContainer(
-            values: items.map { (Self.stored($0, as: element), element.map(AttributeType.scalar)) }, codingPath: codingPath)
+            values: items.map { (Self.stored($0, as: element), element.map(AttributeType.scalar)) }, path: key.map(path.appending) ?? path)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

@@ -1,13 +1,15 @@
 /// An unkeyed container over stored values: a `[T]` attribute's elements, or a composite key.
 struct StoredValuesContainer: UnkeyedDecodingContainer {
     let values: [(StoredValue, AttributeType?)]
-    let codingPath: [any CodingKey]
+    let path: CodingPath
     private(set) var currentIndex = 0
 
-    init(values: [(StoredValue, AttributeType?)], codingPath: [any CodingKey]) {
+    init(values: [(StoredValue, AttributeType?)], path: CodingPath) {
         self.values = values
-        self.codingPath = codingPath
+        self.path = path
     }
+
+    var codingPath: [any CodingKey] { path.keys }
 
     var count: Int? { values.count }
     var isAtEnd: Bool { currentIndex >= values.count }
@@ -18,7 +20,7 @@ struct StoredValuesContainer: UnkeyedDecodingContainer {
         }
         defer { currentIndex += 1 }
         let (value, type) = values[currentIndex]
-        return StoredValueDecoder(value: value, type: type, codingPath: codingPath + [IndexKey(currentIndex)])
+        return StoredValueDecoder(value: value, type: type, path: path, key: IndexKey(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
