@@ -59,7 +59,7 @@ extension Mapper {
             let entity = try store.entityPlan(name)
             var selection = RecordReader.Selection()
             selection.ids = try ids.map { try store.key(of: entity, from: $0) }
-            let reader = RecordReader(connection: store.connection, plan: store.plan)
+            let reader = store.reader
             let query: (sql: String, parameters: [StoredValue])
             do {
                 if let filter { selection.filter = try FilterParser.parse(filter) }

@@ -42,8 +42,7 @@ extension Mapper {
     /// (the WAL, named after the file, does not follow it).
     private func checkpointForMove() throws {
         try store.withLock { store in
-            let result = try store.connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
-            guard result.first?.first == .integer(0) else {
+            guard try store.connection.checkpointEmptyingWAL() else {
                 throw StoreError(.busy, "store '\(store.connection.name)': its write-ahead log is still in use")
             }
         }

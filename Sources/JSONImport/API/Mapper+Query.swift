@@ -29,7 +29,7 @@ extension Mapper {
             }
             selection.limit = query.limit
             selection.offset = query.offset
-            let reader = RecordReader(connection: store.connection, plan: store.plan)
+            let reader = store.reader
             // One read transaction: the rows and their links come from one committed state.
             return try store.connection.transaction(.read) {
                 let rows: [Int64]
@@ -48,29 +48,7 @@ extension Mapper {
     public func statistics() throws -> StoreStatistics {
         try store.withReader { store in
             // One read transaction: every count comes from the same committed state.
-            try store.connection.transaction(.read) { try Self.statistics(of: store) }
+            try store.connection.transaction(.read) { try store.statistics() }
         }
-    }
-
-    private static func statistics(of store: Store) throws -> StoreStatistics {
-        var stats = StoreStatistics()
-        for entity in store.plan.entities {
-            let count = try store.connection.rows("SELECT count(*) FROM \(entity.table)")
-            stats.entities.append((entity.spec.name, count.first?.first?.integer ?? 0))
-            let stubs = entity.spec.isOwned ? 0 : try store.connection.rows(
-                "SELECT count(*) FROM \(entity.table) WHERE \"_stub\" = 1").first?.first?.integer ?? 0
-            stats.stubs.append((entity.spec.name, stubs))
-        }
-        for link in store.spec.links {
-            let sql: String
-            switch link.storage {
-            case .foreignKey(let table, let column, _, _):
-                sql = "SELECT count(*) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL"
-            case .linkTable(let name):
-                sql = "SELECT count(*) FROM \(quote(name))"
-            }
-            stats.links.append((link.qualifiedName, try store.connection.rows(sql).first?.first?.integer ?? 0))
-        }
-        return stats
     }
 }

@@ -1,23 +1,40 @@
-/// Running a query: the row ids it selects, through ``RecordReader`` and ``FilterCompiler``.
+/// Running a query: the row ids it selects, read by the store's ``RecordReader``.
 extension Query {
     /// The entity and the ids of its rows that the query selects, in order; `reversed` turns
     /// the order around (for ``last()``), `ids` narrows to primary keys.
     func rowIDs(
         in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
     ) throws -> (entity: EntityPlan, rows: [Int64]) {
-        let (entity, sql, parameters) = try statement(in: store, reversed: reversed, limit: limit, ids: ids)
-        let rows = try store.connection.rows(sql, parameters).compactMap { row -> Int64? in
-            if case .integer(let id) = row[0] { return id }
-            return nil
-        }
-        return (entity, rows)
+        let (entity, selection) = try self.selection(in: store, reversed: reversed, limit: limit, ids: ids)
+        return (entity, try Self.readingFilter { try store.reader.rowIDs(entity, selection) })
     }
 
-    /// The `SELECT` of the row ids the query selects, with its parameters, built by
-    /// ``RecordReader`` and ``FilterCompiler``.
-    func statement(
+    /// How many rows the query selects (within its limit and offset).
+    func count(in store: Store) throws -> Int {
+        let (entity, selection) = try self.selection(in: store)
+        return try Self.readingFilter { try store.reader.count(entity, selection) }
+    }
+
+    /// The store's statement for the row ids the query selects, for a deletion to mark them.
+    func statement(in store: Store, ids: [[StoredValue]] = []) throws -> (entity: EntityPlan, sql: String, parameters: [StoredValue]) {
+        let (entity, selection) = try self.selection(in: store, ids: ids)
+        let (sql, parameters) = try Self.readingFilter { try store.reader.rowIDQuery(entity, selection) }
+        return (entity, sql, parameters)
+    }
+
+    /// Runs `body`, turning a filter the store cannot compile into a ``QueryError``.
+    private static func readingFilter<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FilterError {
+            throw QueryError(error.description)
+        }
+    }
+
+    /// The entity and the selection of its rows the query reads.
+    private func selection(
         in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
-    ) throws -> (entity: EntityPlan, sql: String, parameters: [StoredValue]) {
+    ) throws -> (entity: EntityPlan, selection: RecordReader.Selection) {
         let entity = try store.entityPlan(self.entity)
         var selection = RecordReader.Selection()
         selection.ids = ids
@@ -39,13 +56,7 @@ extension Query {
         }
         selection.limit = limit ?? limitCount
         selection.offset = offsetCount
-        let reader = RecordReader(connection: store.connection, plan: store.plan)
-        do {
-            let (sql, parameters) = try reader.rowIDQuery(entity, selection)
-            return (entity, sql, parameters)
-        } catch let error as FilterError {
-            throw QueryError(error.description)
-        }
+        return (entity, selection)
     }
 
     /// Throws unless every name is an attribute or relationship of `entity`.

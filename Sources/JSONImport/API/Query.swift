@@ -180,8 +180,7 @@ public struct Query<Record: Decodable>: Sendable {
     ///   that does not convert; ``StoreError`` for store failures.
     public func count() throws -> Int {
         try mapper.store.withReader { store in
-            let (_, sql, parameters) = try statement(in: store)
-            return try store.connection.rows("SELECT count(*) FROM (\(sql))", parameters).first?.first?.integer ?? 0
+            try count(in: store)
         }
     }
 
@@ -248,7 +247,7 @@ public struct Query<Record: Decodable>: Sendable {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)
             try Self.check(properties, of: entity)
-            let reader = RecordReader(connection: store.connection, plan: store.plan)
+            let reader = store.reader
             return try rows.map { try reader.record(entity, row: $0, fields: properties) }
         }
     }

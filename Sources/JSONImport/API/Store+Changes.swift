@@ -24,23 +24,6 @@ extension Store {
         return log
     }
 
-    /// The keys of `rows`, in row order.
-    func keys(of entity: EntityPlan, rows: [Int64]) throws -> [(Int64, RecordValue)] {
-        guard !rows.isEmpty else { return [] }
-        let keys = entity.spec.keyAttributes
-        let columns = ([entity.rowID] + keys.map { quote($0.name) }).joined(separator: ", ")
-        var result: [(Int64, RecordValue)] = []
-        try SQLiteConnection.forEachIDList(rows) { (ids) throws(StoreError) in
-            let found = try connection.rows(
-                "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))", [ids])
-            for values in found {
-                guard case .integer(let row) = values[0] else { continue }
-                result.append((row, Self.keyValue(Array(values.dropFirst()), of: entity.spec)))
-            }
-        }
-        return result.sorted { $0.0 < $1.0 }
-    }
-
     /// A primary key in its JSON form: the value, an array for a composite key, `.null` for
     /// an owned row.
     static func keyValue(_ values: [StoredValue], of entity: EntitySpec) -> RecordValue {

@@ -21,8 +21,8 @@ struct ExportRun {
         let entity = try store.entityPlan(request.entity)
         try checkFields(of: entity)
         guard request.depth >= 0 else { throw QueryError("the depth must be 0 or more; got \(request.depth)") }
-        let selection = try Selection(request: request, entity: entity, store: store)
-        let exporter = RecordExporter(connection: store.connection, plan: store.plan)
+        let selection = try Self.selection(of: request, entity: entity, store: store)
+        let exporter = RecordExporter(reader: store.reader)
         let wrapper = request.format == .json ? Wrapper(root: entity.spec.root) : nil
         return try store.connection.transaction(.read) {
             var buffer = ""

@@ -12,41 +12,19 @@
 ///   have no key to write);
 /// - `one` gives the value or `null`, `many` an array in link order.
 struct RecordExporter {
-    let connection: SQLiteConnection
-    let plan: ImportPlan
+    let reader: RecordReader
+    var plan: ImportPlan { reader.plan }
 
     /// The record of `row` of `entity`, nesting forward relationships `depth` levels down.
     ///
     /// - Parameter fields: the properties to write (the root record's field selection).
     func record(_ entity: EntityPlan, row: Int64, depth: Int, fields: FieldSelection = .all) throws -> RecordObject {
-        let stored = try storedRow(entity, row: row)
+        let stored = try reader.storedRow(entity, row: row)
         return try record(entity, stored, row: row, depth: depth, fields: fields)
     }
 
-    // MARK: Rows
-
-    /// A row's attribute values in declaration order, and its stub mark.
-    struct StoredRow {
-        let values: [StoredValue]
-        let isStub: Bool
-    }
-
-    func storedRow(_ entity: EntityPlan, row: Int64) throws -> StoredRow {
-        let spec = entity.spec
-        let columns = spec.attributes.map { quote($0.name) } + [spec.isOwned ? "0" : "\"_stub\""]
-        let statement = try connection.statement(
-            "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ?")
-        statement.bind(row, at: 1)
-        defer { statement.reset() }
-        guard try statement.step() else {
-            throw StoreError(.corrupt, "row \(row) of \(spec.name) is linked to but does not exist")
-        }
-        let values = spec.attributes.indices.map { statement.value(at: $0) }
-        return StoredRow(values: values, isStub: statement.int64(at: spec.attributes.count) != 0)
-    }
-
     private func record(
-        _ entity: EntityPlan, _ stored: StoredRow, row: Int64, depth: Int, fields: FieldSelection
+        _ entity: EntityPlan, _ stored: RecordReader.StoredRow, row: Int64, depth: Int, fields: FieldSelection
     ) throws -> RecordObject {
         var object = RecordObject()
         for (attribute, value) in zip(entity.spec.attributes, stored.values)
@@ -69,12 +47,12 @@ struct RecordExporter {
         let target = plan.entities[relationship.target]
         let spec = relationship.spec
         if target.spec.isOwned && !spec.isForward { return nil }
-        let rows = try RecordReader(connection: connection, plan: plan).linkedRows(relationship, of: entity, row: row)
+        let rows = try reader.linkedRows(relationship, of: entity, row: row)
         let nests = spec.isForward && spec.by != .id && (depth > 0 || target.spec.isOwned)
         var values: [RecordValue] = []
         for linked in rows {
             if nests {
-                let stored = try storedRow(target, row: linked)
+                let stored = try reader.storedRow(target, row: linked)
                 if stored.isStub {
                     values.append(key(of: target, stored, by: spec.by))
                 } else {
@@ -83,7 +61,7 @@ struct RecordExporter {
             } else if target.keyIsRowID && spec.by != .object {
                 values.append(.int(linked))
             } else {
-                values.append(key(of: target, try storedRow(target, row: linked), by: spec.by))
+                values.append(key(of: target, try reader.storedRow(target, row: linked), by: spec.by))
             }
         }
         if spec.kind == .one { return values.first ?? .null }
@@ -92,7 +70,7 @@ struct RecordExporter {
 
     /// How a reference to a keyed row is written: the bare key value (an array of values for a
     /// composite key), or for `by: object` an object holding only the key attributes.
-    private func key(of target: EntityPlan, _ stored: StoredRow, by: RelationshipSpec.Reference) -> RecordValue {
+    private func key(of target: EntityPlan, _ stored: RecordReader.StoredRow, by: RelationshipSpec.Reference) -> RecordValue {
         let keys = target.keySlots.map { (target.spec.attributes[$0], stored.values[$0]) }
         if by == .object {
             var object = RecordObject()

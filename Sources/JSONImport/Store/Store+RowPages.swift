@@ -47,6 +47,23 @@ extension Store {
         return result
     }
 
+    /// The keys of `rows`, in row order.
+    func keys(of entity: EntityPlan, rows: [Int64]) throws -> [(Int64, RecordValue)] {
+        guard !rows.isEmpty else { return [] }
+        let keys = entity.spec.keyAttributes
+        let columns = ([entity.rowID] + keys.map { quote($0.name) }).joined(separator: ", ")
+        var result: [(Int64, RecordValue)] = []
+        try SQLiteConnection.forEachIDList(rows) { (ids) throws(StoreError) in
+            let found = try connection.rows(
+                "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))", [ids])
+            for values in found {
+                guard case .integer(let row) = values[0] else { continue }
+                result.append((row, Self.keyValue(Array(values.dropFirst()), of: entity.spec)))
+            }
+        }
+        return result.sorted { $0.0 < $1.0 }
+    }
+
     /// Row ids as the JSON array `json_each` reads.
     private static func idList(_ rows: [Int64]) -> String {
         "[" + rows.map(String.init).joined(separator: ",") + "]"

@@ -139,6 +139,12 @@ final class SQLiteConnection {
         return result
     }
 
+    /// Writes the whole write-ahead log back into the store file and empties it; `false` when
+    /// a reader or writer still uses it.
+    func checkpointEmptyingWAL() throws(StoreError) -> Bool {
+        try rows("PRAGMA wal_checkpoint(TRUNCATE)").first?.first == .integer(0)
+    }
+
     /// Runs `sql` with `values` bound, ignoring any rows.
     func run(_ sql: String, _ values: [StoredValue] = []) throws(StoreError) {
         let statement = try self.statement(sql)

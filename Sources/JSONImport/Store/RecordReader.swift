@@ -26,6 +26,34 @@ struct RecordReader {
         }
     }
 
+    /// How many rows match `selection` (within its limit and offset).
+    func count(_ entity: EntityPlan, _ selection: Selection) throws -> Int {
+        let (sql, parameters) = try rowIDQuery(entity, selection)
+        return Int(try connection.rows("SELECT count(*) FROM (\(sql))", parameters).first?.first?.integer ?? 0)
+    }
+
+    /// A row's attribute values in declaration order, and its stub mark.
+    struct StoredRow {
+        let values: [StoredValue]
+        let isStub: Bool
+    }
+
+    /// The attribute values and stub mark of `row`, which something links to.
+    /// - Throws: ``StoreError`` (`corrupt`) when the row does not exist.
+    func storedRow(_ entity: EntityPlan, row: Int64) throws -> StoredRow {
+        let spec = entity.spec
+        let columns = spec.attributes.map { quote($0.name) } + [spec.isOwned ? "0" : "\"_stub\""]
+        let statement = try connection.statement(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ?")
+        statement.bind(row, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw StoreError(.corrupt, "row \(row) of \(spec.name) is linked to but does not exist")
+        }
+        let values = spec.attributes.indices.map { statement.value(at: $0) }
+        return StoredRow(values: values, isStub: statement.int64(at: spec.attributes.count) != 0)
+    }
+
     /// The `SELECT` of the row ids matching `selection`, in order, and its parameters.
     func rowIDQuery(_ entity: EntityPlan, _ selection: Selection) throws -> (sql: String, parameters: [StoredValue]) {
         var compiler = FilterCompiler(plan: plan)
@@ -202,4 +230,9 @@ struct RecordReader {
         default: return value
         }
     }
+}
+
+extension Store {
+    /// A reader of this store's records.
+    var reader: RecordReader { RecordReader(connection: connection, plan: plan) }
 }
