@@ -34,7 +34,7 @@ extension ImportRun {
             try connection.insert(rowIDs: rows, into: keep)
         }
         for key in skippedKeys where !entity.spec.isOwned {
-            try connection.run("INSERT OR IGNORE INTO \(keep) " + entity.lookup.text, key)
+            try connection.run("INSERT OR IGNORE INTO \(keep) " + EntityStatements.lookupText(of: entity), key)
         }
         try deleter.mark(
             entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(keep))")

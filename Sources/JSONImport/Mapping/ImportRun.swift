@@ -51,8 +51,7 @@ struct ImportRun {
 
     /// One pass over the payloads, leaving out the records of `refused` with their errors.
     private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
-        let connection = store.connection
-        let importer = Importer(connection: connection, plan: store.plan, now: now)
+        let importer = Importer(store: store, now: now)
         importer.validators = store.hooks.validators.merging(validators) { $1 }
         var report = ImportReport(entity: entity.spec.name)
         report.dryRun = options.dryRun

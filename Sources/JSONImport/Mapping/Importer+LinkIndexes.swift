@@ -57,7 +57,7 @@ extension Importer {
     func noteEmptyLinkTables() throws(StoreError) {
         for (link, table) in linkIndexes.tables.enumerated() {
             guard let table else { continue }
-            linkIndexes.startedEmpty[link] = try connection.isEmpty(table: quote(table))
+            linkIndexes.startedEmpty[link] = try rows.isEmpty(linkTable: table)
         }
     }
 
@@ -77,12 +77,9 @@ extension Importer {
         guard linkIndexes.isDue else { return }
         linkIndexes.isDue = false
         for link in linkIndexes.tables.indices where linkIndexes.isDue(link) {
-            do {
-                try connection.execute("DROP INDEX IF EXISTS \(StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!).name)")
+            if try rows.setAsideTargetIndex(ofLinkTable: linkIndexes.tables[link]!) {
                 linkIndexes.isSetAside[link] = true
-            } catch where !connection.isInTransaction {
-                throw error
-            } catch {
+            } else {
                 // A statement of the caller's is running on this connection: keep the index.
                 linkIndexes.isKept[link] = true
             }
@@ -110,8 +107,7 @@ extension Importer {
     }
 
     private func restore(_ link: Int) throws(StoreError) {
-        let index = StorageSchema.targetIndex(ofLinkTable: linkIndexes.tables[link]!, ifNotExists: true)
-        try connection.withSmallPageCache { () throws(StoreError) in try connection.execute(index.create) }
+        try rows.restoreTargetIndex(ofLinkTable: linkIndexes.tables[link]!)
         linkIndexes.isSetAside[link] = false
     }
 }

@@ -36,15 +36,9 @@ extension Importer {
         let key = try referenceKey(json, target)
         let rowKey = RowKey(key)
         if let row = tracker.identity(target.index, rowKey) { return row }
-        if !isKnownAbsent(target, rowKey) {
-            let statement = try sql(target.lookup)
-            for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-            if try step(statement) {
-                let row = statement.int64(at: 0)
-                statement.reset()
-                tracker.remember(target.index, rowKey, row)
-                return row
-            }
+        if !isKnownAbsent(target, rowKey), let row = try store({ () throws(StoreError) in try rows.rowID(target, key: key) }) {
+            tracker.remember(target.index, rowKey, row)
+            return row
         }
         switch relationship.spec.missing {
         case .stub:
@@ -109,11 +103,7 @@ extension Importer {
         for (j, r) in entity.selfColumns.enumerated() where old?[j] != new[j] {
             let relationship = entity.relationships[r]
             guard case .selfColumn(_, true) = relationship.storage, let now = new[j] else { continue }
-            let statement = try sql(relationship.sql.steal)
-            statement.bind(now, at: 1)
-            if let row { statement.bind(row, at: 2) } else { statement.bindNull(at: 2) }
-            var others: [Int64] = []
-            while try step(statement) { others.append(statement.int64(at: 0)) }
+            let others = try store { () throws(StoreError) in try rows.releaseTarget(relationship, now, except: row) }
             for other in others { tracker.linkChanged(entity.index, other) }
         }
     }
@@ -191,11 +181,7 @@ extension Importer {
     func currentLinks(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws(RecordError) -> [Int64] {
         if case .selfColumn = relationship.storage { return [] }
         if case .linkTable(_, false) = relationship.storage { try restoreLinkIndex(before: relationship) }
-        let statement = try sql(relationship.sql.current)
-        statement.bind(row, at: 1)
-        var rows: [Int64] = []
-        while try step(statement) { rows.append(statement.int64(at: 0)) }
-        return rows
+        return try store { () throws(StoreError) in try rows.linkedRows(relationship, of: row) }
     }
 
     private func apply(
@@ -217,11 +203,28 @@ extension Importer {
         let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
         guard !added.isEmpty || !removed.isEmpty || reordered else { return }
         let other = relationship.target
-        let sql = relationship.sql
+        try store { () throws(StoreError) in
+            try write(relationship, row: row, targets: targets, added: added, addedIndices: addedIndices, removed: removed,
+                isAppend: isAppend, current: current, presetPrevious: presetPrevious, entity: entity)
+        }
+        if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
+        tracker.linkChanged(entity.index, row)
+        if relationship.otherSideReads {
+            for target in added { tracker.linkChanged(other, target) }
+            for target in removed { tracker.linkChanged(other, target) }
+        }
+        for target in removed { noteLostLink(relationship, of: entity, targetRow: target, sourceRow: row) }
+    }
+
+    /// Writes the changed links of `row` through the row path.
+    private func write(
+        _ relationship: RelationshipPlan, row: Int64, targets: [Int64], added: [Int64], addedIndices: [Int]?,
+        removed: [Int64], isAppend: Bool, current: [Int64], presetPrevious: [Int64??], entity: EntityPlan
+    ) throws(StoreError) {
         switch relationship.storage {
         case .selfColumn: return
         case .otherColumn:
-            for target in removed { try run(sql.clearOther, target) }
+            for target in removed { try rows.setLinkingRow(relationship, ofTarget: target, to: nil) }
             var nextAdded = 0
             for index in targets.indices {
                 if let addedIndices {
@@ -233,54 +236,32 @@ extension Importer {
                 if index < presetPrevious.count, let known = presetPrevious[index] {
                     previous = known
                 } else {
-                    previous = try value(sql.readOther, target)
-                    try run(sql.setOther, row, target)
+                    previous = try rows.linkingRow(relationship, ofTarget: target)
+                    try rows.setLinkingRow(relationship, ofTarget: target, to: row)
                 }
                 if let previous, previous != row { tracker.linkChanged(entity.index, previous) }
             }
         case .linkTable(_, true):
             if isAppend {
-                let start = try value(sql.nextPosition, row) ?? 0
-                for (i, target) in added.enumerated() { try run(sql.insertLink, row, target, start + Int64(i)) }
+                let start = try rows.nextPosition(relationship, source: row)
+                for (i, target) in added.enumerated() {
+                    try rows.insertLink(relationship, source: row, target: target, position: start + Int64(i))
+                }
                 countInsertedLinks(relationship, added.count)
             } else {
-                if !current.isEmpty { try run(sql.deleteLinksOfSource, row) }
-                for (i, target) in targets.enumerated() { try run(sql.insertLink, row, target, Int64(i)) }
+                if !current.isEmpty { try rows.deleteLinks(relationship, source: row) }
+                for (i, target) in targets.enumerated() {
+                    try rows.insertLink(relationship, source: row, target: target, position: Int64(i))
+                }
                 countInsertedLinks(relationship, targets.count)
             }
         case .linkTable(_, false):
-            for source in removed { try run(sql.deleteLink, source, row) }
+            for source in removed { try rows.deleteLink(relationship, source: source, target: row) }
             for source in added {
-                let position = try value(sql.nextPosition, source) ?? 0
-                try run(sql.insertLink, source, row, position)
+                let position = try rows.nextPosition(relationship, source: source)
+                try rows.insertLink(relationship, source: source, target: row, position: position)
             }
             countInsertedLinks(relationship, added.count)
         }
-        if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
-        tracker.linkChanged(entity.index, row)
-        if relationship.otherSideReads {
-            for target in added { tracker.linkChanged(other, target) }
-            for target in removed { tracker.linkChanged(other, target) }
-        }
-        for target in removed { noteLostLink(relationship, of: entity, targetRow: target, sourceRow: row) }
-    }
-
-    /// Runs a cached statement with integer parameters.
-    private func run(_ cached: CachedSQL, _ a: Int64, _ b: Int64? = nil, _ c: Int64? = nil) throws(RecordError) {
-        let statement = try sql(cached)
-        statement.bind(a, at: 1)
-        if let b { statement.bind(b, at: 2) }
-        if let c { statement.bind(c, at: 3) }
-        try write(statement)
-    }
-
-    /// The first column of the first row (`nil` when there is no row or it is NULL).
-    private func value(_ cached: CachedSQL, _ parameter: Int64) throws(RecordError) -> Int64? {
-        let statement = try sql(cached)
-        statement.bind(parameter, at: 1)
-        guard try step(statement) else { return nil }
-        let result = statement.isNull(at: 0) ? nil : statement.int64(at: 0)
-        statement.reset()
-        return result
     }
 }

@@ -1,31 +1,13 @@
-/// The importer's statements: prepared once, run with every failure turned into the record's
-/// error (which keeps the store's error, so a failing store is still told apart).
+/// The importer's reads and writes through the row path, with every store failure turned into
+/// the record's error (which keeps the store's error, so a failing store is still told apart).
 extension Importer {
-    /// The prepared statement of `cached`, prepared on first use.
-    func sql(_ cached: CachedSQL) throws(RecordError) -> SQLiteStatement {
-        if let statement = cached.statement {
-            statement.reset()
-            return statement
-        }
+    /// Runs `body` against the store, its failure a record error.
+    func store<T>(_ body: () throws(StoreError) -> T) throws(RecordError) -> T {
         do {
-            let statement = try connection.prepare(cached.text)
-            cached.statement = statement
-            return statement
+            return try body()
         } catch {
             throw fail(error)
         }
-    }
-
-    func step(_ statement: SQLiteStatement) throws(RecordError) -> Bool {
-        do {
-            return try statement.step()
-        } catch {
-            throw fail(error)
-        }
-    }
-
-    func write(_ statement: SQLiteStatement) throws(RecordError) {
-        while try step(statement) {}
     }
 
     func fail(_ message: String) -> RecordError { RecordError(path: path, message: message) }

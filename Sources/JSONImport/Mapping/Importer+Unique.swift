@@ -56,12 +56,7 @@ extension Importer {
 
     /// The row holding `value` in unique attribute `slot`, if any.
     private func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(RecordError) -> Int64? {
-        let statement = try sql(entity.holderOf(slot))
-        statement.bind(value, at: 1)
-        guard try step(statement) else { return nil }
-        let row = statement.int64(at: 0)
-        statement.reset()
-        return row
+        try store { () throws(StoreError) in try rows.holder(entity, slot: slot, value: value) }
     }
 
     /// Puts off the values of `slots` that row `row` is to take.
@@ -108,10 +103,7 @@ extension Importer {
                 issues.append(try conflict(entity, key: key, pending, holder: holder))
                 continue
             }
-            let statement = try sql(entity.setAttribute(key.slot))
-            statement.bind(value, at: 1)
-            statement.bind(key.row, at: 2)
-            try write(statement)
+            try store { () throws(StoreError) in try rows.setAttribute(entity, slot: key.slot, of: key.row, to: value) }
         }
         pendingUniques.removeAll()
         return issues

@@ -1,9 +1,10 @@
 /// Imports records into the store for one import (one transaction): identity, attributes,
-/// relationships, counting. Every statement is prepared once and cached by the connection.
+/// relationships, counting. Rows are read and written through the store's row path (``ImportRows``).
 /// Hot stored properties opt out of run-time exclusivity checks: an importer is used by one
 /// thread at a time and never hands out overlapping accesses to its own state.
 final class Importer {
-    let connection: SQLiteConnection
+    /// How rows are read and written, one at a time.
+    let rows: any ImportRows
     let plan: ImportPlan
     let now: Double
     let tracker: RowTracker
@@ -41,9 +42,9 @@ final class Importer {
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
-    init(connection: SQLiteConnection, plan: ImportPlan, now: Double) {
-        self.connection = connection
-        self.plan = plan
+    init(store: Store, now: Double) {
+        self.rows = store.importRows
+        self.plan = store.plan
         self.now = now
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
@@ -51,14 +52,14 @@ final class Importer {
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
-        self.spilledOriginals = SpilledOriginals(connection: connection, plan: plan)
-        tracker.spilledFlags = SpilledFlags(connection: connection)
+        self.spilledOriginals = SpilledOriginals(store: store)
+        tracker.spilledFlags = SpilledFlags(store: store)
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.
     func noteEmptyTables() throws(StoreError) {
         for entity in plan.entities where entity.keyIsRowID {
-            startedEmpty[entity.index] = try connection.isEmpty(table: entity.table)
+            startedEmpty[entity.index] = try rows.isEmpty(entity)
         }
         try noteEmptyLinkTables()
     }
@@ -113,9 +114,9 @@ final class Importer {
             existing = try select(entity, row: ownedRow, values: &values)
         }
 
-        let changesBefore = connection.totalChanges
+        let changesBefore = rows.changeCount
         var newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
-        if let stale = existing, !newColumns.isEmpty, connection.totalChanges != changesBefore,
+        if let stale = existing, !newColumns.isEmpty, rows.changeCount != changesBefore,
             !(stale.isStub && tracker.isUntouchedStub(entity.index, stale.row))
         {
             existing = try refreshColumns(stale, entity, json, preset: preset, values: &values, into: &newColumns)
@@ -244,12 +245,7 @@ final class Importer {
 
     /// A row as found before writing: its id, link columns, and whether the present attributes
     /// differ from the stored ones.
-    struct Existing {
-        let row: Int64
-        let columns: [Int64?]
-        var isChanged: Bool
-        let isStub: Bool
-    }
+    typealias Existing = ExistingRow
 
     /// A stub this import inserted that nothing has written to since, known without a query. Its
     /// record counts as a change whatever it holds: the row is new to this import either way.
@@ -260,41 +256,14 @@ final class Importer {
         return Existing(row: row, columns: Array(filledWith: nil, count: entity.selfColumns.count), isChanged: true, isStub: true)
     }
 
+    /// The stored row with `key`, compared with `values` (a decimal equal in value takes the
+    /// stored text, so the row keeps it).
     private func select(_ entity: EntityPlan, key: [Value], values: inout [Value?]) throws(RecordError) -> Existing? {
-        let statement = try sql(entity.select)
-        for (i, value) in key.enumerated() { statement.bind(value, at: Int32(i + 1)) }
-        return try readExisting(statement, entity, &values)
+        try store { () throws(StoreError) in try rows.existing(entity, key: key, values: &values) }
     }
 
     private func select(_ entity: EntityPlan, row: Int64, values: inout [Value?]) throws(RecordError) -> Existing? {
-        let statement = try sql(entity.selectByRow)
-        statement.bind(row, at: 1)
-        return try readExisting(statement, entity, &values)
-    }
-
-    /// Reads the row `statement` selects. A decimal the record spells differently from the
-    /// stored one but equal in value (`10.50` over `10.5`) is no change: `values` takes the
-    /// stored text, so the row keeps it.
-    private func readExisting(_ statement: SQLiteStatement, _ entity: EntityPlan, _ values: inout [Value?]) throws(RecordError) -> Existing? {
-        guard try step(statement) else { return nil }
-        let attributeCount = entity.attributes.count
-        var isChanged = false
-        for i in values.indices {
-            guard let value = values[i], !statement.holds(value, at: 1 + i) else { continue }
-            if entity.attributes[i].spec.type == .decimal, let kept = statement.decimalText(equalTo: value, at: 1 + i) {
-                values[i] = .text(kept)
-            } else {
-                isChanged = true
-            }
-        }
-        let columns: [Int64?] = (0..<entity.selfColumns.count).map { j in
-            statement.isNull(at: 1 + attributeCount + j) ? nil : statement.int64(at: 1 + attributeCount + j)
-        }
-        let existing = Existing(
-            row: statement.int64(at: 0), columns: columns, isChanged: isChanged,
-            isStub: statement.int64(at: 1 + attributeCount + columns.count) != 0)
-        statement.reset()
-        return existing
+        try store { () throws(StoreError) in try rows.existing(entity, row: row, values: &values) }
     }
 
     /// Inserts a row and returns its id; with `ifAbsent`, `nil` when a row with the key exists.
@@ -303,29 +272,15 @@ final class Importer {
         _ entity: EntityPlan, values: [Value?], columns: [Int64?]?, key: [Value], isStub: Bool = false,
         ifAbsent: Bool = false
     ) throws(RecordError) -> Int64? {
-        let statement = try sql(ifAbsent ? entity.insertIfAbsent : entity.insert)
-        var index: Int32 = 1
-        for (i, attribute) in entity.attributes.enumerated() {
-            let value: Value = values[i] ?? attribute.defaultValue
-            if values[i] == nil, attribute.spec.isRequired, attribute.spec.defaultValue == nil, !isStub {
-                throw fail("missing required attribute '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
+        for (i, attribute) in entity.attributes.enumerated()
+        where values[i] == nil && attribute.spec.isRequired && attribute.spec.defaultValue == nil && !isStub {
+            throw fail("missing required attribute '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
+        }
+        let row: Int64?
+        do throws(RecordError) {
+            row = try store { () throws(StoreError) in
+                try rows.insert(entity, values: values, columns: columns, isStub: isStub, now: now, ifAbsent: ifAbsent)
             }
-            statement.bind(value, at: index)
-            index += 1
-        }
-        for j in entity.selfColumns.indices {
-            if let column = columns?[j] { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
-            index += 1
-        }
-        if entity.spec.hasTimestamps {
-            for _ in 0..<3 {
-                statement.bind(now, at: index)
-                index += 1
-            }
-        }
-        if !entity.spec.isOwned { statement.bind(Int64(isStub ? 1 : 0), at: index) }
-        do {
-            try write(statement)
         } catch {
             // A unique value another row holds now waits for the end of the import.
             let (held, cleared) = try heldUniques(after: error, entity, values: values, row: nil)
@@ -333,8 +288,7 @@ final class Importer {
             if let row { deferUnique(entity, row: row, slots: held, values: values) }
             return row
         }
-        if ifAbsent && connection.changes == 0 { return nil }
-        let row = connection.lastInsertRowID
+        guard let row else { return nil }
         if !key.isEmpty { tracker.remember(entity.index, RowKey(key), row) }
         noteUniqueWrite(entity, row: row, values: values)
         return row
@@ -347,19 +301,10 @@ final class Importer {
         var shape = [Bool](filledWith: false, count: values.count + columns.count)
         for (i, value) in values.enumerated() where value != nil && !entity.keySlots.contains(i) { shape[i] = true }
         for (j, column) in columns.enumerated() where column != stored[j] { shape[values.count + j] = true }
-        let statement = try sql(entity.update(setting: shape))
-        var index: Int32 = 1
-        for (i, value) in values.enumerated() where shape[i] {
-            statement.bind(value!, at: index)
-            index += 1
-        }
-        for (j, column) in columns.enumerated() where shape[values.count + j] {
-            if let column { statement.bind(column, at: index) } else { statement.bindNull(at: index) }
-            index += 1
-        }
-        statement.bind(row, at: index)
-        do {
-            try write(statement)
+        do throws(RecordError) {
+            try store { () throws(StoreError) in
+                try rows.update(entity, row: row, values: values, columns: columns, setting: shape)
+            }
         } catch {
             let (held, cleared) = try heldUniques(after: error, entity, values: values, row: row)
             try update(entity, row: row, values: cleared, columns: columns, stored: stored)
@@ -371,12 +316,7 @@ final class Importer {
 
     /// The attributes and link columns row `row` of `entity` holds now.
     func storedValues(_ entity: EntityPlan, row: Int64) throws(RecordError) -> [StoredValue] {
-        let statement = try sql(entity.selectByRow)
-        statement.bind(row, at: 1)
-        guard try step(statement) else { return [] }
-        let values = (1...(entity.attributes.count + entity.selfColumns.count)).map { statement.value(at: $0) }
-        statement.reset()
-        return values
+        try store { () throws(StoreError) in try rows.storedValues(entity, row: row) }
     }
 
     /// Inserts a stub row holding only `key` and attribute defaults.

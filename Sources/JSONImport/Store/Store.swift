@@ -9,6 +9,8 @@ final class Store {
     let plan: ImportPlan
     /// Validators, the write scope and the changes waiting for observers (Swift API).
     var hooks = StoreHooks()
+    /// The importer's row path, its statements prepared once for the store's life.
+    private(set) lazy var importRows: any ImportRows = SQLiteImportRows(connection: connection)
 
     /// Where a store lives and whether opening may create it.
     struct Location {

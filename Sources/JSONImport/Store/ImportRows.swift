@@ -1,0 +1,98 @@
+/// The import engine's row path: what it reads and writes one row or link at a time while it
+/// walks a record. A store implements it with statements prepared once per store (SQLite:
+/// ``SQLiteImportRows``); the engine decides what to write, the row path only how.
+///
+/// Rows are named by their row id; `values` are in attribute order and `columns` in the
+/// entity's `selfColumns` order, `nil` for NULL.
+protocol ImportRows: AnyObject {
+    // MARK: Rows
+
+    /// The row of `entity` with primary key `key` (owned entities: none, see the row-id form),
+    /// comparing it with `values` in place: a value that differs marks the row changed, and a
+    /// decimal spelled differently but equal in value takes the stored text in `values`.
+    func existing(_ entity: EntityPlan, key: [Value], values: inout [Value?]) throws(StoreError) -> ExistingRow?
+
+    /// The row `row` of `entity`, compared with `values` as the key form does.
+    func existing(_ entity: EntityPlan, row: Int64, values: inout [Value?]) throws(StoreError) -> ExistingRow?
+
+    /// What row `row` holds now: its attributes, then its link columns (empty when it is gone).
+    func storedValues(_ entity: EntityPlan, row: Int64) throws(StoreError) -> [StoredValue]
+
+    /// The row id of the row with `key`.
+    func rowID(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> Int64?
+
+    /// Inserts a row (bookkeeping timestamps `now`) and returns its id; with `ifAbsent`, `nil`
+    /// when a row with its key exists. A `nil` value takes the attribute's default; `columns`
+    /// `nil` leaves every link column empty.
+    func insert(
+        _ entity: EntityPlan, values: [Value?], columns: [Int64?]?, isStub: Bool, now: Double, ifAbsent: Bool
+    ) throws(StoreError) -> Int64?
+
+    /// Writes the attributes and link columns `shape` marks (attributes, then link columns) and
+    /// clears the stub mark.
+    func update(_ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], setting shape: [Bool]) throws(StoreError)
+
+    /// The row holding `value` in the unique attribute at `slot`, if any.
+    func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(StoreError) -> Int64?
+
+    /// Sets the attribute at `slot` of row `row`.
+    func setAttribute(_ entity: EntityPlan, slot: Int, of row: Int64, to value: Value) throws(StoreError)
+
+    /// Whether the entity has no rows.
+    func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool
+
+    /// Rows changed by every write so far: a write made while a record is read (by a nested
+    /// record) changes it.
+    var changeCount: Int { get }
+
+    // MARK: Links
+
+    /// The rows `relationship` links `row` to now, in link order (not for link columns of the
+    /// row itself, which `existing` reads).
+    func linkedRows(_ relationship: RelationshipPlan, of row: Int64) throws(StoreError) -> [Int64]
+
+    /// One ↔ one, in a link column: the rows other than `row` linking to `target` lose the
+    /// link; returns them.
+    func releaseTarget(_ relationship: RelationshipPlan, _ target: Int64, except row: Int64?) throws(StoreError) -> [Int64]
+
+    /// A link stored in the target's column: the row it points at from `target`, if any.
+    func linkingRow(_ relationship: RelationshipPlan, ofTarget target: Int64) throws(StoreError) -> Int64?
+
+    /// A link stored in the target's column: points `target` at `row` (`nil` unlinks it).
+    func setLinkingRow(_ relationship: RelationshipPlan, ofTarget target: Int64, to row: Int64?) throws(StoreError)
+
+    /// A link table: the position after the last link of `source`.
+    func nextPosition(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) -> Int64
+
+    /// A link table: adds the link from `source` to `target` at `position`.
+    func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError)
+
+    /// A link table: removes every link of `source`.
+    func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError)
+
+    /// A link table: removes the link from `source` to `target`.
+    func deleteLink(_ relationship: RelationshipPlan, source: Int64, target: Int64) throws(StoreError)
+
+    // MARK: Link table indexes
+
+    /// Whether the link table named `table` is empty.
+    func isEmpty(linkTable table: String) throws(StoreError) -> Bool
+
+    /// Drops the index by target of the link table named `table`, for a bulk of inserts; `false`
+    /// when it must stay (a statement of the caller's is running). Throws when the
+    /// transaction is gone.
+    func setAsideTargetIndex(ofLinkTable table: String) throws(StoreError) -> Bool
+
+    /// Builds the index by target of the link table named `table` again.
+    func restoreTargetIndex(ofLinkTable table: String) throws(StoreError)
+}
+
+/// A stored row as the importer finds it before writing a record over it.
+struct ExistingRow {
+    let row: Int64
+    /// The row's link columns, in `selfColumns` order.
+    let columns: [Int64?]
+    /// A value of the record differs from the stored one.
+    var isChanged: Bool
+    let isStub: Bool
+}
