@@ -126,15 +126,6 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
         case .array(let t): return "[\(t.rawValue)]"
         }
     }
-
-    /// The SQLite column type that stores it.
-    public var sqlType: String {
-        switch self {
-        case .scalar(.int), .scalar(.bool): return "INTEGER"
-        case .scalar(.double), .scalar(.date): return "REAL"
-        default: return "TEXT"
-        }
-    }
 }
 
 /// How a `date` attribute is written in JSON.
@@ -183,7 +174,7 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
     case emptyIsNull
 }
 
-/// A value as stored in a column: what SQLite holds.
+/// A value as a store holds it in a column: null, an integer, a floating-point number or text.
 ///
 /// Storage conventions: `int` → integer; `double` → real; `bool` → integer 0/1; `date` → real,
 /// seconds since 1970 UTC; `string`, `decimal` (exact text), `uuid` (lowercase), `url` → text;
@@ -191,13 +182,13 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 /// numbers for `int`, `double` and `date` (seconds), `true`/`false` for `bool`, and strings
 /// otherwise (see `ValueConversion.jsonElement`).
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
-    /// SQL `NULL`.
+    /// No value (`NULL`).
     case null
-    /// An SQLite integer.
+    /// A 64-bit integer.
     case integer(Int64)
-    /// An SQLite real.
+    /// A floating-point number.
     case real(Double)
-    /// SQLite text.
+    /// Text.
     case text(String)
 
     /// The value for messages: `null`, a number as is, or text in double quotes.

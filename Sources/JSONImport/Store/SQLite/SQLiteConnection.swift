@@ -172,7 +172,7 @@ final class SQLiteConnection {
         case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
         case SQLITE_CONSTRAINT: code = .constraint
         case SQLITE_CANTOPEN: code = .cannotOpen
-        default: code = .sqlite
+        default: code = .other
         }
         return StoreError(code, message, sql: sql)
     }

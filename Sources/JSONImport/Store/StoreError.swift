@@ -82,8 +82,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let ioError = Code(rawValue: "ioError")
         /// A constraint (unique, foreign key, not null) refused a write.
         public static let constraint = Code(rawValue: "constraint")
-        /// Any other SQLite failure.
-        public static let sqlite = Code(rawValue: "sqlite")
+        /// Any other failure the store reported.
+        public static let other = Code(rawValue: "other")
         /// A validator or progress handler tried to write through the mapper while its import
         /// runs (it may read).
         public static let writeDuringImport = Code(rawValue: "writeDuringImport")

@@ -36,28 +36,28 @@ public struct StorageSchema: Sendable, Hashable {
     public func columns(of entity: EntitySpec) -> [Column] {
         var columns: [Column] = []
         if entity.rowIDColumn == "_id" {
-            columns.append(Column(name: "_id", type: "INTEGER", constraint: "PRIMARY KEY"))
+            columns.append(Column(name: "_id", kind: .integer, constraint: "PRIMARY KEY"))
         }
         for attribute in entity.attributes {
             let isRowID = attribute.name == entity.rowIDColumn
             columns.append(Column(
-                name: attribute.name, type: attribute.type.sqlType,
+                name: attribute.name, kind: Column.Kind(attribute.type),
                 constraint: isRowID ? "PRIMARY KEY" : (entity.primaryKey.contains(attribute.name) ? "NOT NULL" : nil)))
         }
         for (link, _) in foreignKeys(heldBy: entity) {
             guard case .foreignKey(_, let column, let onSource, _) = link.storage else { continue }
             let pointsTo = spec[entity: onSource ? link.target : link.source]
             columns.append(Column(
-                name: column, type: "INTEGER",
+                name: column, kind: .integer,
                 constraint: "REFERENCES \(quote(pointsTo.table))(\(quote(pointsTo.rowIDColumn))) ON DELETE SET NULL"))
         }
         if entity.hasTimestamps {
             for name in ["_created_at", "_updated_at", "_seen_at"] {
-                columns.append(Column(name: name, type: "REAL", constraint: nil))
+                columns.append(Column(name: name, kind: .real, constraint: nil))
             }
         }
         if !entity.isOwned {
-            columns.append(Column(name: "_stub", type: "INTEGER", constraint: "NOT NULL DEFAULT 0"))
+            columns.append(Column(name: "_stub", kind: .integer, constraint: "NOT NULL DEFAULT 0"))
         }
         assert(columns.count == entity.columnCount(links: spec.links), "the loader's column limit counts these columns")
         return columns
@@ -75,13 +75,39 @@ public struct StorageSchema: Sendable, Hashable {
     public struct Column: Sendable, Hashable {
         /// The column name, unquoted.
         public let name: String
-        /// The SQLite type: `INTEGER`, `REAL` or `TEXT`.
-        public let type: String
+        /// What the column holds.
+        public let kind: Kind
         /// What follows the type in the DDL (`PRIMARY KEY`, `NOT NULL`, `REFERENCES …`); `nil` for none.
         public let constraint: String?
 
+        /// What a column holds: integers (`int`, `bool`, row ids, link columns), floating-point
+        /// numbers (`double`, `date` as seconds since 1970) or text (everything else).
+        public enum Kind: Sendable, Hashable {
+            case integer
+            case real
+            case text
+
+            /// The kind of column an attribute of `type` is stored in.
+            public init(_ type: AttributeType) {
+                switch type {
+                case .scalar(.int), .scalar(.bool): self = .integer
+                case .scalar(.double), .scalar(.date): self = .real
+                default: self = .text
+                }
+            }
+        }
+
         var definition: String {
-            [quote(name), type, constraint].compactMap { $0 }.joined(separator: " ")
+            [quote(name), Self.typeName(kind), constraint].compactMap { $0 }.joined(separator: " ")
+        }
+
+        /// The SQLite type of a column kind.
+        static func typeName(_ kind: Kind) -> String {
+            switch kind {
+            case .integer: return "INTEGER"
+            case .real: return "REAL"
+            case .text: return "TEXT"
+            }
         }
     }
 
