@@ -1,8 +1,9 @@
 /// The clean-up pass (SPEC 2.5): keeps every row reachable from a root (a row of an entity
 /// without `cleanup: orphans`) along forward links, and deletes the other rows of `orphans`
-/// entities. Set-based: reachability spreads through the store engine's reached sets a frontier at a time,
-/// so chains collapse in one pass and rings of rows that only link to each other are removed
-/// too. Back sides add no links, so they never keep a row alive.
+/// entities. Set-based: reachability spreads through the store's reached sets (see
+/// ``DeletionEngine``) a frontier at a time, so chains collapse in one pass and rings of rows
+/// that only link to each other are removed too. Back sides add no links, so they never keep
+/// a row alive.
 ///
 /// The unreachable rows are deleted through a ``Deleter``, with their own `onDelete` rules:
 /// when a cascade deletes rows beyond them, reachability is computed again.
