@@ -68,7 +68,7 @@ extension Mapper {
                 throw QueryError(error.description)
             }
             return try DeleteRun(store: store, now: now, explain: options.explain)
-                .delete(entity, query, options: options)
+                .delete(entity, CompiledQuery(text: query.sql, parameters: query.parameters), options: options)
         }
     }
 

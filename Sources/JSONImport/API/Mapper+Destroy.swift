@@ -78,7 +78,7 @@ extension Mapper {
     func destroy<R>(_ query: Query<R>, ids: [[StoredValue]] = [], in store: Store, options: DeleteOptions) throws -> ImportReport {
         let (entity, sql, parameters) = try query.statement(in: store, ids: ids)
         return try DeleteRun(store: store, now: Date().timeIntervalSince1970, explain: options.explain)
-            .delete(entity, (sql, parameters), options: options)
+            .delete(entity, CompiledQuery(text: sql, parameters: parameters), options: options)
     }
 }
 

@@ -6,15 +6,13 @@ struct DeleteRun {
     let now: Double
     let explain: Bool
 
-    /// Deletes the rows of `entity` that `query` selects (one column of row ids).
-    func delete(
-        _ entity: EntityPlan, _ query: (sql: String, parameters: [StoredValue]), options: DeleteOptions
-    ) throws -> ImportReport {
+    /// Deletes the rows of `entity` that `query` selects.
+    func delete(_ entity: EntityPlan, _ query: CompiledQuery, options: DeleteOptions) throws -> ImportReport {
         var report = ImportReport(entity: entity.spec.name)
         report.operation = .delete
         return try run(report) { deleter, tracker in
             deleter.followsCascades = options.cascade
-            try deleter.mark(entity, query.sql, query.parameters)
+            try deleter.mark(entity, .query(query))
             let outcome = try deleter.apply(.delete, tracker: tracker)
             var deletions = outcome.deletions
             deletions += try store.cleanUp(
@@ -33,8 +31,7 @@ struct DeleteRun {
             if let cutoff {
                 try deleter.reset()
                 for entity in entities where entity.spec.hasTimestamps {
-                    try deleter.mark(
-                        entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < ?", [.real(cutoff)])
+                    try deleter.mark(entity, .seenBefore(cutoff))
                 }
                 deletions += try deleter.apply(.evict, tracker: tracker).deletions
             }
@@ -48,15 +45,14 @@ struct DeleteRun {
     private func run(
         _ report: ImportReport, _ body: (Deleter, RowTracker) throws -> [Deletion]
     ) throws -> ImportReport {
-        let connection = store.connection
-        let deleter = Deleter(connection: connection, plan: store.plan)
+        let deleter = Deleter(store: store)
         deleter.readsKeys = explain || store.hooks.collectsChanges
         let tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
         try store.write(deciding: {
             try deleter.reset()
             let deletions = try body(deleter, tracker)
-            try writeUpdatedAt(tracker)
+            try writeUpdatedAt(tracker, deleter.engine)
             report.addCounts(from: tracker, plan: store.plan)
             if explain { report.deletions = deletions }
             return Store.WriteOutcome(value: (), changes: try store.changeLog(tracker, deletions: deletions))
@@ -65,10 +61,10 @@ struct DeleteRun {
     }
 
     /// `_updated_at` of the rows whose links the deletion changed.
-    private func writeUpdatedAt(_ tracker: RowTracker) throws(StoreError) {
+    private func writeUpdatedAt(_ tracker: RowTracker, _ engine: DeletionEngine) throws(StoreError) {
         for entity in store.plan.entities where entity.spec.hasTimestamps {
             try tracker.rows(of: entity.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
-                try store.connection.setColumn("_updated_at", of: entity, rows: rows, to: .real(now))
+                try engine.setUpdatedAt(of: entity, rows: rows, to: now)
             }
         }
     }

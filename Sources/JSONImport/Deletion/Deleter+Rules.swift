@@ -15,12 +15,7 @@ extension Deleter {
             for entity in plan.entities where active[entity.index] {
                 for relationship in entity.relationships where relationship.spec.onDelete == .cascade {
                     let target = plan.entities[relationship.target]
-                    let (link, fromSource) = plan.link(of: relationship)
-                    let pairs = plan.linkPairs(
-                        link, fromSource: fromSource, in: "SELECT id FROM \(markTable(entity)) WHERE round = \(round)")
-                    try connection.execute(
-                        "INSERT OR IGNORE INTO \(markTable(target)) (id, round) SELECT b, \(round + 1) FROM (\(pairs))")
-                    let added = connection.changes
+                    let added = try engine.markLinked(by: relationship, of: entity, fromRound: round)
                     guard added > 0 else { continue }
                     counts[target.index] += added
                     next[target.index] = true
@@ -41,18 +36,14 @@ extension Deleter {
         var total = 0
         for entity in plan.entities where counts[entity.index] > 0 {
             for relationship in entity.relationships where relationship.spec.onDelete == .deny {
-                let target = plan.entities[relationship.target]
-                let (link, fromSource) = plan.link(of: relationship)
-                let pairs = plan.linkPairs(link, fromSource: fromSource, in: "SELECT id FROM \(markTable(entity))")
-                let rows = try connection.rows(
-                    "SELECT p.a, count(*) FROM (\(pairs)) p WHERE p.b NOT IN (SELECT id FROM \(markTable(target))) GROUP BY p.a ORDER BY p.a")
+                let (link, _) = plan.link(of: relationship)
+                let rows = try engine.linksToUnmarked(by: relationship, of: entity)
                 total += rows.count
-                for row in rows.prefix(max(0, shown - blocked.count)) {
-                    guard case .integer(let id) = row[0], case .integer(let count) = row[1] else { continue }
+                for (id, count) in rows.prefix(max(0, shown - blocked.count)) {
                     blocked.append(DeleteError.BlockedRow(
-                        entity: entity.spec.name, key: try key(of: entity, row: id),
+                        entity: entity.spec.name, key: try engine.key(of: entity, row: id),
                         relationship: "\(entity.spec.name).\(relationship.spec.name)",
-                        linkedThrough: linkName(relationship, link: link), count: Int(count)))
+                        linkedThrough: linkName(relationship, link: link), count: count))
                 }
             }
         }
@@ -75,26 +66,15 @@ extension Deleter {
             let source = plan.entity(named: link.source)!
             let target = plan.entity(named: link.target)!
             if counts[target.index] > 0 {
-                for row in try survivors(link, fromSource: false, marked: target, other: source) {
+                for row in try engine.unmarkedNeighbours(through: link, fromSource: false) {
                     tracker.linkChanged(source.index, row)
                 }
             }
             if link.back != nil && counts[source.index] > 0 {
-                for row in try survivors(link, fromSource: true, marked: source, other: target) {
+                for row in try engine.unmarkedNeighbours(through: link, fromSource: true) {
                     tracker.linkChanged(target.index, row)
                 }
             }
-        }
-    }
-
-    /// Rows of `other` not marked that `link` connects to marked rows of `marked`.
-    private func survivors(_ link: Link, fromSource: Bool, marked: EntityPlan, other: EntityPlan) throws(StoreError) -> [Int64] {
-        let pairs = plan.linkPairs(link, fromSource: fromSource, in: "SELECT id FROM \(markTable(marked))")
-        return try connection.rows(
-            "SELECT DISTINCT p.b FROM (\(pairs)) p WHERE p.b NOT IN (SELECT id FROM \(markTable(other)))"
-        ).compactMap {
-            if case .integer(let id) = $0[0] { return id }
-            return nil
         }
     }
 }

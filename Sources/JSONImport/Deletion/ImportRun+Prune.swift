@@ -7,7 +7,7 @@ extension ImportRun {
     ///   prune keeps their rows.
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
     func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
-        let deleter = Deleter(connection: store.connection, plan: store.plan)
+        let deleter = Deleter(store: store)
         deleter.readsKeys = options.explain || store.hooks.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
@@ -26,18 +26,15 @@ extension ImportRun {
     /// Marks the root entity's rows that this import neither contained a record for (at any
     /// depth) nor created, except those whose key is in a skipped record.
     private func markPruned(_ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
-        let connection = store.connection
-        let keep = quote("_prune_keep")
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(keep) (id INTEGER PRIMARY KEY); DELETE FROM \(keep)")
-        let tracker = importer.tracker
-        try tracker.rows(of: entity.index, where: { status, seen in seen || status == .inserted }) { (rows) throws(StoreError) in
-            try connection.insert(rowIDs: rows, into: keep)
+        let engine = deleter.engine
+        try engine.resetKept()
+        try importer.tracker.rows(of: entity.index, where: { status, seen in seen || status == .inserted }) { (rows) throws(StoreError) in
+            try engine.keep(rows: rows)
         }
         for key in skippedKeys where !entity.spec.isOwned {
-            try connection.run("INSERT OR IGNORE INTO \(keep) " + EntityStatements.lookupText(of: entity), key)
+            try engine.keep(entity, key: key)
         }
-        try deleter.mark(
-            entity, "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(keep))")
+        try deleter.mark(entity, .notKept)
     }
 }
 
@@ -55,15 +52,5 @@ extension Importer {
             key.append(value.stored)
         }
         return key
-    }
-}
-
-extension SQLiteConnection {
-    /// Inserts row ids into a one-column temporary table (`id INTEGER PRIMARY KEY`), a chunk
-    /// of them per statement.
-    func insert(rowIDs: [Int64], into table: String) throws(StoreError) {
-        try Self.forEachIDList(rowIDs) { (ids) throws(StoreError) in
-            try run("INSERT OR IGNORE INTO \(table) (id) SELECT value FROM json_each(?)", [ids])
-        }
     }
 }

@@ -21,9 +21,9 @@ import Testing
         try mapper.importJSON(#"{"id": 1, "repos": []}"#, as: "User", options: .init(cleanup: false))
         try mapper.store.withLock { store in
             // A single reachability pass marks both levels below the user.
-            let deleter = Deleter(connection: store.connection, plan: store.plan)
+            let deleter = Deleter(store: store)
             try deleter.reset()
-            #expect(try CleanupPass(connection: store.connection, plan: store.plan).markUnreachable(deleter) == 4)
+            #expect(try CleanupPass(plan: store.plan).markUnreachable(deleter) == 4)
         }
         let report = try mapper.clean()
         #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Repo 2", "Tag 2"])

@@ -1,0 +1,89 @@
+/// The set-based operations the deletion stage (prune, `delete`, eviction, the clean-up pass)
+/// asks of a store. The stage decides what to mark and in which rounds; the engine keeps the
+/// marks and the reached sets in its own storage and runs each step over whole sets of rows.
+///
+/// Marks: every row to delete is marked once, with a round: 0 for rows the operation selected,
+/// n for rows n cascade steps away from them. The operations read and delete the rows marked
+/// in the engine's current marks, which ``resetMarks()`` empties.
+///
+/// Reachability (the clean-up pass): a reached set per entity grows a frontier at a time; the
+/// rows that reach added last are the frontier the next step follows links from.
+protocol DeletionEngine: AnyObject {
+    /// Empties the marks, creating their storage on first use.
+    func resetMarks() throws(StoreError)
+
+    /// Marks (round 0) the rows of `entity` that `selection` picks; returns how many were new.
+    func mark(_ entity: EntityPlan, _ selection: DeletionSelection) throws(StoreError) -> Int
+
+    /// Marks with round `round + 1` every row that `relationship` of `entity` links to from the
+    /// rows of `entity` marked in `round`; returns how many were new.
+    func markLinked(by relationship: RelationshipPlan, of entity: EntityPlan, fromRound round: Int) throws(StoreError) -> Int
+
+    /// The marked rows of `entity` that `relationship` links to rows not marked, ascending, each
+    /// with the number of such links.
+    func linksToUnmarked(by relationship: RelationshipPlan, of entity: EntityPlan) throws(StoreError) -> [(row: Int64, count: Int)]
+
+    /// The rows not marked that `link` connects to marked rows of its source (`fromSource`) or
+    /// target side: the neighbours that lose a link.
+    func unmarkedNeighbours(through link: Link, fromSource: Bool) throws(StoreError) -> [Int64]
+
+    /// Applies the links' `ON DELETE` actions to the marked rows of `entity` of one kind (round 0,
+    /// or reached by cascades) and deletes them; returns their row ids and, when `readingKeys`,
+    /// their primary keys, in deletion order.
+    func deleteMarked(
+        _ entity: EntityPlan, cascaded: Bool, readingKeys: Bool
+    ) throws(StoreError) -> (rows: [Int64], keys: [[StoredValue]])
+
+    /// The primary key of `row` (empty for an owned entity or a row that does not exist).
+    func key(of entity: EntityPlan, row: Int64) throws(StoreError) -> [StoredValue]
+
+    /// Empties the set of kept rows that ``DeletionSelection/notKept`` leaves out.
+    func resetKept() throws(StoreError)
+
+    /// Adds rows to the kept set.
+    func keep(rows: [Int64]) throws(StoreError)
+
+    /// Adds the row of `entity` with primary key `key` to the kept set, if it exists.
+    func keep(_ entity: EntityPlan, key: [StoredValue]) throws(StoreError)
+
+    /// Starts reachability over `entities`: their reached sets and frontiers empty.
+    func beginReachability(_ entities: [EntityPlan]) throws(StoreError)
+
+    /// Adds to the next frontier of `link`'s target the rows `link` reaches from every source
+    /// row (`fromFrontier: false`, for links from roots) or from the source's frontier, leaving
+    /// out rows already reached.
+    func reach(through link: Link, fromFrontier: Bool) throws(StoreError)
+
+    /// Adds the next frontier of `entity` to its reached set and makes it the frontier; returns
+    /// whether the reached set grew.
+    func advanceFrontier(of entity: EntityPlan) throws(StoreError) -> Bool
+
+    /// Sets `_updated_at` of `rows` (ascending, no repeats) of `entity` to `time`.
+    func setUpdatedAt(of entity: EntityPlan, rows: [Int64], to time: Double) throws(StoreError)
+
+    /// Whether an earlier operation skipped a clean-up pass that could have found something.
+    func isCleanupPending() throws(StoreError) -> Bool
+
+    /// Records whether a clean-up pass is pending.
+    func setCleanupPending(_ isPending: Bool) throws(StoreError)
+}
+
+/// Which rows of one entity ``DeletionEngine/mark(_:_:)`` marks.
+enum DeletionSelection {
+    /// The rows a record query selects (filter, keys, stubs, order, limit), as the query stage
+    /// compiled it for the store.
+    case query(CompiledQuery)
+    /// Rows whose `_seen_at` is before `time` (seconds since 1970): eviction.
+    case seenBefore(Double)
+    /// Rows not in the kept set: prune.
+    case notKept
+    /// Rows not in the reached set of the last reachability pass: the clean-up pass.
+    case unreachable
+}
+
+/// A query of row ids of one entity in the store's own language, with its bound values, made
+/// by the query stage and handed on unread by the stages that use it.
+struct CompiledQuery {
+    let text: String
+    let parameters: [StoredValue]
+}
