@@ -25,7 +25,7 @@ import Testing
         #expect(report.counts(for: "Repo").list == [0, 0, 0, 2])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
         #expect(try mapper.texts(#"SELECT id FROM "Repo""#) == ["7"])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User_followers""#) == [[.integer(0)]])
+        #expect(try mapper.storedLinks("User.followers").count == 0)
     }
 
     @Test func cascadeThroughManyToManyRemovesOnlyLinksAndKeepsSharedTargets() throws {
@@ -49,9 +49,9 @@ import Testing
         let report = try mapper.delete("User", ids: ["1"], options: .init(cascade: false, cleanup: false))
         #expect(report.counts(for: "User").list == [0, 1, 0, 1])
         #expect(report.counts(for: "Repo").list == [0, 2, 0, 0])  // Repo.owner reads the link
-        #expect(try mapper.rows(#"SELECT id, owner FROM "Repo" ORDER BY id"#)
+        #expect(try mapper.storedRows("Repo", "id", "owner", orderedBy: "id")
             == [[.integer(5), .null], [.integer(6), .null], [.integer(7), .integer(2)]])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Address""#) == [[.integer(1)]])
+        #expect(try mapper.rowCount("Address") == 1)
     }
 
     @Test func denyRefusesTheWholeDeleteAndChangesNothing() throws {

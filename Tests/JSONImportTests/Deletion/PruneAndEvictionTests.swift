@@ -48,7 +48,7 @@ import Testing
         } throws: { error in
             "\(error)" == "cannot prune User 1: Repo.owner links 1 row (onDelete: deny on User.repos)"
         }
-        #expect(try mapper.rows(#"SELECT id, login FROM "User" ORDER BY id"#) == [[.integer(1), .null], [.integer(2), .null]])
+        #expect(try mapper.storedRows("User", "id", "login", orderedBy: "id") == [[.integer(1), .null], [.integer(2), .null]])
     }
 
     @Test func dryRunPrunesNothing() throws {
@@ -56,7 +56,7 @@ import Testing
         try mapper.importJSON(#"[{"id": 1}, {"id": 2}]"#, as: "User")
         let report = try mapper.importJSON("[]", as: "User", options: .init(prune: true, dryRun: true))
         #expect(report.counts(for: "User").deleted == 2)
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(2)]])
+        #expect(try mapper.rowCount("User") == 2)
     }
 }
 
@@ -80,7 +80,7 @@ import Testing
         #expect(report.json(explain: true) == #"""
             {"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"User","key":2,"reason":"evict"},{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"a","reason":"orphan"}]}
             """#)
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Log""#) == [[.integer(1)]])
+        #expect(try mapper.rowCount("Log") == 1)
     }
 
     @Test func evictionOnlyInTheGivenEntities() throws {

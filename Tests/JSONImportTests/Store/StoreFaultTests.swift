@@ -26,7 +26,7 @@ import Testing
                 #expect(error.code == .full, "\(policy)")
                 #expect(error.description.hasPrefix("store '\(path)': disk full (while "), "\(error)")
                 #expect(!error.description.contains("INSERT") && !error.description.contains("committing"), "\(error)")
-                #expect(try mapper.rows(#"SELECT "id" FROM "User""#) == [[.integer(1)]])
+                #expect(try mapper.storedRows("User", "id") == [[.integer(1)]])
             }
         }
     }
