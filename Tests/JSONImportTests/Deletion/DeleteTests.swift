@@ -33,7 +33,7 @@ import Testing
         try mapper.delete("User", ids: ["1"])
         // swift is still linked from repo 7; c lost its last link and is a Tag orphan.
         #expect(try mapper.texts(#"SELECT name FROM "Tag" ORDER BY name"#) == ["swift"])
-        #expect(try mapper.rows(#"SELECT source, target FROM "Repo_tags""#) == [[.integer(7), .integer(1)]])
+        #expect(try mapper.storedLinks("Repo.tags") == [[.integer(7), .integer(1)]])
     }
 
     @Test func sharedTargetsOfANonOrphansEntityStay() throws {
@@ -144,9 +144,9 @@ import Testing
 
     @Test func neighboursWhoseLinksChangeGetANewUpdatedAt() throws {
         let mapper = try githubMapper()
-        try mapper.rows(#"UPDATE "User" SET _updated_at = 0"#)
+        try mapper.rewriteTimestamp("_updated_at", of: "User", .set(0))
         try mapper.delete("Repo", ids: ["7"])
-        #expect(try mapper.rows(#"SELECT id, _updated_at > 0 FROM "User" ORDER BY id"#)
+        #expect(try mapper.storedRows("User", "id", "_updated_at", orderedBy: "id").map { [$0[0], .integer(($0[1].number ?? 0) > 0 ? 1 : 0)] }
             == [[.integer(1), .integer(0)], [.integer(2), .integer(1)]])
     }
 

@@ -597,7 +597,7 @@ private let rulesYAML = """
         let report = try mapper.importJSON(#"[{"id": 1, "follower_ids": [2]}, {"id": 2, "login": "bo"}]"#, as: "User")
         #expect(report.counts(for: "User").list == [2, 0, 0, 0])
         #expect(report.stubs.isEmpty)
-        #expect(try mapper.rows(#"SELECT _stub FROM "User" WHERE id = 2"#) == [[.integer(0)]])
+        #expect(try mapper.storedRows("User", ids: [2], "_stub") == [[.integer(0)]])
     }
 
     @Test func aRowCreatedAndRemovedByTheSameImportIsCountedNowhere() throws {
@@ -657,13 +657,13 @@ private let rulesYAML = """
         let mapper = try makeMapper()
         let users = (1...100).map { #"{"id": \#($0), "login": "u\#($0)"}"# }
         try mapper.importJSON("[\(users.joined(separator: ","))]", as: "User")
-        try mapper.rows(#"UPDATE "User" SET _seen_at = 0"#)
+        try mapper.rewriteTimestamp("_seen_at", of: "User", .set(0))
         // A run of 40 consecutive rows (set by range), and scattered ones (set by list).
         let seen = Array(11...50) + [3, 60, 62, 64, 99]
         let again = seen.map { #"{"id": \#($0), "login": "u\#($0)"}"# }
         let report = try mapper.importJSON("[\(again.joined(separator: ","))]", as: "User")
         #expect(report.counts(for: "User").list == [0, 0, seen.count, 0])
-        let advanced = try mapper.rows(#"SELECT id FROM "User" WHERE _seen_at > 0 ORDER BY id"#)
+        let advanced = try mapper.storedRows("User", "id", "_seen_at", orderedBy: "id").filter { ($0[1].number ?? 0) > 0 }.map { [$0[0]] }
         #expect(advanced == seen.sorted().map { [StoredValue.integer(Int64($0))] })
     }
 
@@ -686,14 +686,14 @@ private let rulesYAML = """
     @Test func dryRunCountsEverythingAndKeepsNothing() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
-        let before = try mapper.dump()
+        let before = try mapper.storedContent()
         let report = try mapper.importJSON(#"[{"id": 1, "login": "b"}, {"id": 2, "follower_ids": [3], "repos": [{"id": 5, "name": "x"}]}]"#,
                                            as: "User", options: .init(dryRun: true))
         #expect(report.dryRun)
         #expect(report.counts(for: "User").list == [2, 1, 0, 0])
         #expect(report.counts(for: "Repo").list == [1, 0, 0, 0])
         #expect(report.stubs.map { "\($0.entity) \($0.count)" } == ["User 1"])
-        #expect(try mapper.dump() == before)
+        #expect(try mapper.storedContent() == before)
     }
 
     @Test func abortLeavesTheStoreExactlyAsItWas() throws {
@@ -704,7 +704,7 @@ private let rulesYAML = """
         let spec = try MappingSpec.load(yaml: githubYAML, file: "test.yml")
         let mapper = try Mapper(spec: spec, store: .file(storePath))
         try mapper.importJSON(#"{"id": 1, "login": "a", "address": {"city": "Oslo"}, "repos": [{"id": 5, "name": "x", "tags": [{"name": "t"}]}]}"#, as: "User")
-        let before = try mapper.dump()
+        let before = try mapper.storedContent()
         let payload = #"""
             [{"id": 1, "login": "changed", "address": {"city": "Rome"}, "repos": [{"id": 6, "name": "y", "tags": [{"name": "u"}]}]},
              {"id": 2, "follower_ids": [1, 4]},
@@ -717,9 +717,9 @@ private let rulesYAML = """
             return error.code == .invalidRecord && error.report.changes.isEmpty && error.report.stubs.isEmpty
                 && error.report.errors.map(\.path) == ["$[2].repos[0].stars"]
         }
-        #expect(try mapper.dump() == before)
+        #expect(try mapper.storedContent() == before)
         let reopened = try Mapper(spec: spec, store: .file(storePath))
-        #expect(try reopened.dump() == before)
+        #expect(try reopened.storedContent() == before)
     }
 
     @Test func skipKeepsEveryOtherRecordAndListsEverySkippedOne() throws {
@@ -765,18 +765,5 @@ extension Mapper {
     fileprivate func links(_ entity: String, _ fields: String...) throws -> [String] {
         let key = spec.entities.first { $0.name == entity }?.primaryKey ?? []
         return try records(RecordQuery(entity: entity, fields: key + fields)).map { RecordValue.object($0).jsonText }
-    }
-
-    /// Every table of the store with all its rows, for before/after comparisons.
-    fileprivate func dump() throws -> [String] {
-        let tables = try rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        var lines: [String] = []
-        for table in tables {
-            guard case .text(let name) = table[0] else { continue }
-            lines.append("\(name): \(table[1])")
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            lines += try rows("SELECT * FROM \(quoted)").map { $0.map(\.description).joined(separator: " | ") }.sorted()
-        }
-        return lines
     }
 }

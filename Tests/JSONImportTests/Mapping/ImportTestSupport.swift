@@ -78,12 +78,12 @@ extension Mapper {
         try store.withLock { try $0.storedRows(of: entity, fields: fields, orderedBy: orderedBy) }
     }
 
-    /// The `fields` of the row of `entity` whose row id is `id` (for a single `int` key, the key),
-    /// or `nil` when there is none.
-    func storedRow(_ entity: String, id: Int64, _ fields: String...) throws -> [StoredValue]? {
-        try store.withLock { store in
-            try store.storedRows(of: entity, fields: ["_id"] + fields).first { $0[0] == .integer(id) }.map { Array($0.dropFirst()) }
-        }
+    /// The `fields` of the rows of `entity` whose row ids (for a single `int` key, the keys) are
+    /// among `ids`, in row-id order.
+    func storedRows(_ entity: String, ids: [Int64], _ fields: String...) throws -> [[StoredValue]] {
+        let wanted = Set(ids.map(StoredValue.integer))
+        return try store.withLock { try $0.storedRows(of: entity, fields: ["_id"] + fields, orderedBy: ["_id"]) }
+            .filter { wanted.contains($0[0]) }.map { Array($0.dropFirst()) }
     }
 
     /// How many rows `entity` has, stubs included.
@@ -135,6 +135,17 @@ extension Tag {
     /// rather than of import semantics; every other test reads the store through the neutral
     /// helpers above. `swift test --filter` by suite or test name selects them.
     @Tag static var sqliteOnly: Self
+}
+
+extension StoredValue {
+    /// The number stored (an integer or a real), or `nil` for text and null.
+    var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        case .text, .null: nil
+        }
+    }
 }
 
 extension ImportReport.Counts {

@@ -22,7 +22,7 @@ private struct Probe {
     /// Imports `{"id": 1, "v": json}` and returns the value stored for `v`.
     func stored(_ json: String) throws -> StoredValue {
         try mapper.importJSON(#"{"id": 1, "v": \#(json)}"#, as: "Item")
-        return try mapper.rows(#"SELECT v FROM "Item" WHERE id = 1"#).first?.first ?? .null
+        return try mapper.storedRows("Item", ids: [1], "v").first?.first ?? .null
     }
 
     /// The error importing `{"id": 1, "v": json}` raises, as `path: message`; `nil` when it imports.
