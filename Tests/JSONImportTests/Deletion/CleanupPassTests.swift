@@ -37,8 +37,8 @@ import Testing
             as: "User")
         let report = try mapper.delete("User", ids: ["1"])
         #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Repo 1", "Tag 1"])
-        #expect(try mapper.texts(#"SELECT name FROM "Tag" ORDER BY name"#) == ["b"])
-        #expect(try mapper.texts(#"SELECT id FROM "Repo""#) == ["6"])
+        #expect(try mapper.texts("Tag", "name", orderedBy: "name") == ["b"])
+        #expect(try mapper.texts("Repo", "id") == ["6"])
     }
 
     @Test func selfReferencingFollowerLinksCountAsLinksAndRingsAreRemoved() throws {
@@ -62,7 +62,7 @@ import Testing
             #"[{"id": 12, "followers": [13]}, {"id": 13, "followers": [12]}, {"id": 14, "followers": [10]}, {"id": 11, "followers": [11]}]"#,
             as: "Person", options: .init(cleanup: false))
         let report = try mapper.clean(explain: true)
-        #expect(try mapper.texts(#"SELECT id FROM "Person" ORDER BY id"#) == ["10", "11"])
+        #expect(try mapper.texts("Person", "id", orderedBy: "id") == ["10", "11"])
         #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Person 3"])
         #expect(report.deletions?.map { "\($0.key[0])" } == ["12", "13", "14"])
         #expect(report.counts(for: "Person").list == [0, 0, 0, 3])
@@ -136,7 +136,7 @@ import Testing
         #expect(report.orphansRemoved.isEmpty)
         #expect(report.counts(for: "Address").list == [0, 1, 0, 0])
         #expect(try mapper.clean().changes.isEmpty)
-        #expect(try mapper.texts(#"SELECT street FROM "Address""#) == ["B"])
+        #expect(try mapper.texts("Address", "street") == ["B"])
     }
 
     @Test func ownedRowsPastTheEndOfTheListAreRemoved() throws {
@@ -153,7 +153,7 @@ import Testing
         try mapper.importJSON(#"{"id": 1, "links": [{"href": "a"}, {"href": "b"}, {"href": "c"}]}"#, as: "Post")
         let report = try mapper.importJSON(#"{"id": 1, "links": [{"href": "a"}]}"#, as: "Post")
         #expect(report.counts(for: "Link").list == [0, 0, 1, 2])
-        #expect(try mapper.texts(#"SELECT href FROM "Link""#) == ["a"])
+        #expect(try mapper.texts("Link", "href") == ["a"])
     }
 
     @Test func orphanWithCascadeDeletesItsTargetsAndCleansAgain() throws {

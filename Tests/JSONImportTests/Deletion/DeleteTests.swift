@@ -24,7 +24,7 @@ import Testing
         #expect(report.counts(for: "Address").list == [0, 0, 0, 1])
         #expect(report.counts(for: "Repo").list == [0, 0, 0, 2])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
-        #expect(try mapper.texts(#"SELECT id FROM "Repo""#) == ["7"])
+        #expect(try mapper.texts("Repo", "id") == ["7"])
         #expect(try mapper.storedLinks("User.followers").count == 0)
     }
 
@@ -32,7 +32,7 @@ import Testing
         let mapper = try githubMapper()
         try mapper.delete("User", ids: ["1"])
         // swift is still linked from repo 7; c lost its last link and is a Tag orphan.
-        #expect(try mapper.texts(#"SELECT name FROM "Tag" ORDER BY name"#) == ["swift"])
+        #expect(try mapper.texts("Tag", "name", orderedBy: "name") == ["swift"])
         #expect(try mapper.storedLinks("Repo.tags") == [[.integer(7), .integer(1)]])
     }
 
@@ -41,7 +41,7 @@ import Testing
         try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "c"}]}]}"#, as: "User")
         let report = try mapper.delete("User", ids: ["1"])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 0])
-        #expect(try mapper.texts(#"SELECT name FROM "Tag""#) == ["c"])
+        #expect(try mapper.texts("Tag", "name") == ["c"])
     }
 
     @Test func noCascadeDeletesOnlyTheNamedRowsAndDropsTheirLinks() throws {
@@ -118,7 +118,7 @@ import Testing
         let report = try mapper.delete("Repo", ids: ["5"], options: .init(explain: true))
         #expect(report.deletions?.map { "\($0.entity) \($0.key[0]) \($0.reason)" }
             == ["User 1 cascade", "User 2 cascade", "User 3 cascade", "Repo 5 delete"])
-        #expect(try mapper.texts(#"SELECT id FROM "User""#) == ["4"])
+        #expect(try mapper.texts("User", "id") == ["4"])
     }
 
     @Test func deleteByFilterAndUnknownNamesAreQueryErrors() throws {

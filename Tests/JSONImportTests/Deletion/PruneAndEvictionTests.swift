@@ -22,7 +22,7 @@ import Testing
         let report = try mapper.importJSON(
             #"[{"id": 1, "follower_ids": [9, {"id": 2}]}]"#,
             as: "User", options: .init(prune: true))
-        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2", "9"])
+        #expect(try mapper.texts("User", "id", orderedBy: "id") == ["1", "2", "9"])
         #expect(report.counts(for: "User").list == [1, 1, 1, 2])
     }
 
@@ -34,7 +34,7 @@ import Testing
             as: "User", options: .init(prune: true, onError: .skip))
         #expect(report.skipped == 1)
         #expect(report.counts(for: "User").list == [0, 0, 1, 1])
-        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2"])
+        #expect(try mapper.texts("User", "id", orderedBy: "id") == ["1", "2"])
     }
 
     @Test func pruneAppliesDenyAndLeavesTheStoreUnchanged() throws {
@@ -91,7 +91,7 @@ import Testing
         let report = try mapper.clean(olderThan: 60, entities: ["Repo"])
         #expect(report.counts(for: "Repo").deleted == 1)
         #expect(report.counts(for: "User").list == [0, 1, 0, 0])
-        #expect(try mapper.texts(#"SELECT id FROM "User""#) == ["1"])
+        #expect(try mapper.texts("User", "id") == ["1"])
     }
 
     @Test func entitiesWithoutTimestampsAreNeverEvictedAndCannotBeNamed() throws {
