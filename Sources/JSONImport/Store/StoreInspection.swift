@@ -1,12 +1,13 @@
 /// Reading what a store holds by the names of the mappings (entity, attribute and relationship
 /// names), not by tables and columns, so that a check of import semantics reads every store the
-/// same way. Not public: the library's own tests use it.
+/// same way; and, to make rows look older, rewriting their timestamps. Not public: the library's
+/// own tests use it.
 ///
 /// The fields of an entity's rows are its attributes, the relationships stored on its rows
 /// (the linked row's id), and the bookkeeping fields `_id` (the row id), `_stub`, `_created_at`,
 /// `_updated_at` and `_seen_at`.
 extension Store {
-    /// A name the mappings do not declare.
+    /// A name the mappings do not declare, or a link that is not a pair of row ids.
     struct InspectionError: Error, CustomStringConvertible {
         let description: String
     }
@@ -39,7 +40,7 @@ extension Store {
     }
 
     /// The links of `relationship` (`"Entity.name"`, either side) as row-id pairs, this side's
-    /// row first, in link order: by row, then by position in the relationship's list.
+    /// row first, in link order: by row, then in the order of the relationship's list.
     func storedLinks(of relationship: String) throws -> [(row: Int64, linked: Int64)] {
         let parts = relationship.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw InspectionError(description: "'\(relationship)' is not Entity.relationship") }
@@ -75,7 +76,8 @@ extension Store {
         for entity in plan.entities {
             for relationship in entity.relationships where relationship.spec.isForward {
                 let target = plan.entities[relationship.target]
-                // (the link's pair, this side first; the end that may be missing; that end's row)
+                // Per end of the link that may point at a missing row: the table holding the link,
+                // the pair it reads (this side first), the entity that end points into, its column.
                 var checks: [(from: String, pair: String, missing: EntityPlan, end: String)] = []
                 switch relationship.storage {
                 case .selfColumn(let column, _):
@@ -109,8 +111,7 @@ extension Store {
         case movedBack(Double)
     }
 
-    /// Rewrites timestamp `field` of `entity`'s row `row` (a row id), or of every row when `nil`:
-    /// makes rows look older than they are.
+    /// Rewrites timestamp `field` of `entity`'s row `row` (a row id), or of every row when `nil`.
     func rewriteTimestamp(_ field: String, of entity: String, row: Int64? = nil, _ change: TimestampChange) throws {
         let plan = try entityPlan(entity)
         guard plan.spec.hasTimestamps, ["_created_at", "_updated_at", "_seen_at"].contains(field) else {
