@@ -53,7 +53,7 @@ import Testing
         }
         try mapper.setValidator(for: "User", nil)
         #expect(try mapper.all(APIUser.self).map(\.id) == [1, 2])
-        #expect(try mapper.rows(#"SELECT "source", "target" FROM "User_followers""#) == [[.integer(2), .integer(1)]])
+        #expect(try mapper.storedLinks("User.followers") == [[.integer(2), .integer(1)]])
         try mapper.destroy(APIUser.self, id: 1)
         #expect(try mapper.all(APIUser.self).map(\.id) == [2])
     }

@@ -98,7 +98,7 @@ import Testing
             sku: sku, price: Decimal(string: "12.5"), homepage: URL(string: "https://x.io"),
             released: Date(timeIntervalSince1970: 1_600_000_000), sizes: [1], launches: [Date(timeIntervalSince1970: 0)],
             specs: .init(weight: 2, since: Date(timeIntervalSince1970: 86_400)), bundle: [1, 2], related: []))
-        let rows = try mapper.rows(#"SELECT sku, price, released, launches, specs FROM "Product""#)
+        let rows = try mapper.storedRows("Product", "sku", "price", "released", "launches", "specs")
         #expect(rows == [[
             .text(sku.uuidString.lowercased()), .text("12.5"), .real(1_600_000_000), .text("[0]"),
             .text(#"{"weight":2.0,"since":"1970-01-02T00:00:00Z"}"#),

@@ -24,16 +24,16 @@ import Testing
         #expect(report.counts(for: "Address").list == [0, 0, 0, 1])
         #expect(report.counts(for: "Repo").list == [0, 0, 0, 2])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
-        #expect(try mapper.texts(#"SELECT id FROM "Repo""#) == ["7"])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User_followers""#) == [[.integer(0)]])
+        #expect(try mapper.texts("Repo", "id") == ["7"])
+        #expect(try mapper.storedLinks("User.followers").count == 0)
     }
 
     @Test func cascadeThroughManyToManyRemovesOnlyLinksAndKeepsSharedTargets() throws {
         let mapper = try githubMapper()
         try mapper.delete("User", ids: ["1"])
         // swift is still linked from repo 7; c lost its last link and is a Tag orphan.
-        #expect(try mapper.texts(#"SELECT name FROM "Tag" ORDER BY name"#) == ["swift"])
-        #expect(try mapper.rows(#"SELECT source, target FROM "Repo_tags""#) == [[.integer(7), .integer(1)]])
+        #expect(try mapper.texts("Tag", "name", orderedBy: "name") == ["swift"])
+        #expect(try mapper.storedLinks("Repo.tags") == [[.integer(7), .integer(1)]])
     }
 
     @Test func sharedTargetsOfANonOrphansEntityStay() throws {
@@ -41,7 +41,7 @@ import Testing
         try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "c"}]}]}"#, as: "User")
         let report = try mapper.delete("User", ids: ["1"])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 0])
-        #expect(try mapper.texts(#"SELECT name FROM "Tag""#) == ["c"])
+        #expect(try mapper.texts("Tag", "name") == ["c"])
     }
 
     @Test func noCascadeDeletesOnlyTheNamedRowsAndDropsTheirLinks() throws {
@@ -49,9 +49,9 @@ import Testing
         let report = try mapper.delete("User", ids: ["1"], options: .init(cascade: false, cleanup: false))
         #expect(report.counts(for: "User").list == [0, 1, 0, 1])
         #expect(report.counts(for: "Repo").list == [0, 2, 0, 0])  // Repo.owner reads the link
-        #expect(try mapper.rows(#"SELECT id, owner FROM "Repo" ORDER BY id"#)
+        #expect(try mapper.storedRows("Repo", "id", "owner", orderedBy: "id")
             == [[.integer(5), .null], [.integer(6), .null], [.integer(7), .integer(2)]])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Address""#) == [[.integer(1)]])
+        #expect(try mapper.rowCount("Address") == 1)
     }
 
     @Test func denyRefusesTheWholeDeleteAndChangesNothing() throws {
@@ -118,7 +118,7 @@ import Testing
         let report = try mapper.delete("Repo", ids: ["5"], options: .init(explain: true))
         #expect(report.deletions?.map { "\($0.entity) \($0.key[0]) \($0.reason)" }
             == ["User 1 cascade", "User 2 cascade", "User 3 cascade", "Repo 5 delete"])
-        #expect(try mapper.texts(#"SELECT id FROM "User""#) == ["4"])
+        #expect(try mapper.texts("User", "id") == ["4"])
     }
 
     @Test func deleteByFilterAndUnknownNamesAreQueryErrors() throws {
@@ -144,9 +144,9 @@ import Testing
 
     @Test func neighboursWhoseLinksChangeGetANewUpdatedAt() throws {
         let mapper = try githubMapper()
-        try mapper.rows(#"UPDATE "User" SET _updated_at = 0"#)
+        try mapper.rewriteTimestamp("_updated_at", of: "User", .set(0))
         try mapper.delete("Repo", ids: ["7"])
-        #expect(try mapper.rows(#"SELECT id, _updated_at > 0 FROM "User" ORDER BY id"#)
+        #expect(try mapper.storedRows("User", "id", "_updated_at", orderedBy: "id").map { [$0[0], .integer(($0[1].number ?? 0) > 0 ? 1 : 0)] }
             == [[.integer(1), .integer(0)], [.integer(2), .integer(1)]])
     }
 

@@ -24,9 +24,10 @@ let orphanChainYAML = """
     """
 
 extension Mapper {
-    /// The first column of `sql`'s rows as text (strings unquoted), for compact assertions.
-    func texts(_ sql: String) throws -> [String] {
-        try rows(sql).map { row in
+    /// `field` of every row of `entity` as text (strings unquoted), ordered by `orderedBy`, for
+    /// compact assertions.
+    func texts(_ entity: String, _ field: String, orderedBy: String...) throws -> [String] {
+        try store.withLock { try $0.storedRows(of: entity, fields: [field], orderedBy: orderedBy) }.map { row in
             if case .text(let text) = row[0] { return text }
             return row[0].description
         }

@@ -12,7 +12,7 @@ import Testing
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
         #expect(report.deletions?.map { "\($0.entity) \($0.key.first?.description ?? "null") \($0.reason)" }
             == ["User 1 prune", "User 2 prune", "Repo 5 cascade", "Tag \"a\" orphan"])
-        #expect(try mapper.rows(#"SELECT (SELECT count(*) FROM "User") + (SELECT count(*) FROM "Repo")"#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("User") + mapper.rowCount("Repo") == 0)
     }
 
     @Test func pruneKeepsRowsTheImportContainedOrCreated() throws {
@@ -22,7 +22,7 @@ import Testing
         let report = try mapper.importJSON(
             #"[{"id": 1, "follower_ids": [9, {"id": 2}]}]"#,
             as: "User", options: .init(prune: true))
-        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2", "9"])
+        #expect(try mapper.texts("User", "id", orderedBy: "id") == ["1", "2", "9"])
         #expect(report.counts(for: "User").list == [1, 1, 1, 2])
     }
 
@@ -34,7 +34,7 @@ import Testing
             as: "User", options: .init(prune: true, onError: .skip))
         #expect(report.skipped == 1)
         #expect(report.counts(for: "User").list == [0, 0, 1, 1])
-        #expect(try mapper.texts(#"SELECT id FROM "User" ORDER BY id"#) == ["1", "2"])
+        #expect(try mapper.texts("User", "id", orderedBy: "id") == ["1", "2"])
     }
 
     @Test func pruneAppliesDenyAndLeavesTheStoreUnchanged() throws {
@@ -48,7 +48,7 @@ import Testing
         } throws: { error in
             "\(error)" == "cannot prune User 1: Repo.owner links 1 row (onDelete: deny on User.repos)"
         }
-        #expect(try mapper.rows(#"SELECT id, login FROM "User" ORDER BY id"#) == [[.integer(1), .null], [.integer(2), .null]])
+        #expect(try mapper.storedRows("User", "id", "login", orderedBy: "id") == [[.integer(1), .null], [.integer(2), .null]])
     }
 
     @Test func dryRunPrunesNothing() throws {
@@ -56,7 +56,7 @@ import Testing
         try mapper.importJSON(#"[{"id": 1}, {"id": 2}]"#, as: "User")
         let report = try mapper.importJSON("[]", as: "User", options: .init(prune: true, dryRun: true))
         #expect(report.counts(for: "User").deleted == 2)
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(2)]])
+        #expect(try mapper.rowCount("User") == 2)
     }
 }
 
@@ -73,25 +73,25 @@ import Testing
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}]}, {"id": 6, "name": "y"}]}, {"id": 2}]"#, as: "User")
         try mapper.importJSON(#"[{"id": 1}]"#, as: "Log")
-        try mapper.rows(#"UPDATE "Repo" SET _seen_at = _seen_at - 7200 WHERE id = 5"#)
-        try mapper.rows(#"UPDATE "User" SET _seen_at = _seen_at - 7200 WHERE id = 2"#)
+        try mapper.rewriteTimestamp("_seen_at", of: "Repo", id: 5, .movedBack(7200))
+        try mapper.rewriteTimestamp("_seen_at", of: "User", id: 2, .movedBack(7200))
         let report = try mapper.clean(olderThan: 3600, explain: true)
         #expect(report.entity == nil)
         #expect(report.json(explain: true) == #"""
             {"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"User","key":2,"reason":"evict"},{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"a","reason":"orphan"}]}
             """#)
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Log""#) == [[.integer(1)]])
+        #expect(try mapper.rowCount("Log") == 1)
     }
 
     @Test func evictionOnlyInTheGivenEntities() throws {
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}]"#, as: "User")
-        try mapper.rows(#"UPDATE "User" SET _seen_at = 0"#)
-        try mapper.rows(#"UPDATE "Repo" SET _seen_at = 0"#)
+        try mapper.rewriteTimestamp("_seen_at", of: "User", .set(0))
+        try mapper.rewriteTimestamp("_seen_at", of: "Repo", .set(0))
         let report = try mapper.clean(olderThan: 60, entities: ["Repo"])
         #expect(report.counts(for: "Repo").deleted == 1)
         #expect(report.counts(for: "User").list == [0, 1, 0, 0])
-        #expect(try mapper.texts(#"SELECT id FROM "User""#) == ["1"])
+        #expect(try mapper.texts("User", "id") == ["1"])
     }
 
     @Test func entitiesWithoutTimestampsAreNeverEvictedAndCannotBeNamed() throws {

@@ -55,11 +55,11 @@ import Testing
     @Test func instantsFinerThanAMicrosecondAreWrittenSoTheyReadBackExactly() throws {
         let mapper = try makeMapper("entities:\n  E:\n    primaryKey: id\n    attributes: { id: int, at: date }")
         try mapper.importJSON(#"{"id": 1, "at": "2024-01-01T00:00:00.1234567Z"}"#, as: "E")
-        let stored = try mapper.rows("SELECT at FROM E")
+        let stored = try mapper.storedRows("E", "at")
         let text = try export(mapper, ExportRequest(entity: "E", format: .jsonl))
         #expect(text.hasPrefix(#"{"id":1,"at":"2024-01-01T00:00:00.123456"#))
         try mapper.importJSON(text, as: "E")
-        #expect(try mapper.rows("SELECT at FROM E") == stored)
+        #expect(try mapper.storedRows("E", "at") == stored)
     }
 
     // MARK: Relationships and depth

@@ -26,28 +26,14 @@ func importExamples(into mapper: Mapper) throws {
     }
 }
 
-/// The content of every table of a store (entity tables and link tables), bookkeeping columns
+/// The content of a store (every entity's rows and every relationship's links), bookkeeping
 /// (`_created_at`, `_updated_at`, `_seen_at`, `_stub`) left out, rows in a fixed order.
 struct StoreContent: Equatable, CustomStringConvertible {
-    /// `table: row, row, …` per table, in table-name order.
+    /// `row, row, …` per entity and `link, link, …` per relationship (`Entity.relationship`).
     let tables: [String: [String]]
 
     init(_ mapper: Mapper) throws {
-        let bookkeeping: Set<String> = ["_created_at", "_updated_at", "_seen_at", "_stub"]
-        var tables: [String: [String]] = [:]
-        let names = try mapper.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        for case .text(let table) in names.map({ $0[0] }) {
-            let columns = try mapper.rows("SELECT name FROM pragma_table_info('\(table)')")
-                .compactMap { row -> String? in
-                    guard case .text(let name) = row[0], !bookkeeping.contains(name) else { return nil }
-                    return quote(name)
-                }
-            let list = columns.joined(separator: ", ")
-            tables[table] = try mapper.rows("SELECT \(list) FROM \(quote(table)) ORDER BY \(list)")
-                .map { $0.map(\.description).joined(separator: "|") }
-        }
-        self.tables = tables
+        self.tables = try mapper.storedContent(bookkeeping: false)
     }
 
     /// A 64-bit FNV-1a hash of the whole content.

@@ -105,7 +105,7 @@ private let rulesYAML = """
         #expect(try mapper.importJSON(#"{"id": 1}"#, as: "User").records == 1)
         #expect(try mapper.importJSON(#"[{"id": 2}, {"id": 3}, {"id": 4}]"#, as: "User").records == 3)
         #expect(try mapper.importJSON("[]", as: "User").records == 0)
-        #expect(try mapper.rows(#"SELECT id FROM "User" ORDER BY id"#) == [[.integer(1)], [.integer(2)], [.integer(3)], [.integer(4)]])
+        #expect(try mapper.storedRows("User", "id", orderedBy: "id") == [[.integer(1)], [.integer(2)], [.integer(3)], [.integer(4)]])
     }
 
     @Test func rootKeyPathFindsTheRecordsAndErrorsGiveTheirPathUnderIt() throws {
@@ -125,7 +125,7 @@ private let rulesYAML = """
         #expect(issue(try mapper.importJSON(bad, as: "Item")) == "<data> record 1 at $.data.items[1].name: 'name' is required, found null")
         let single = #"{"data": {"items": {"id": 5, "name": null}}}"#
         #expect(issue(try mapper.importJSON(single, as: "Item")) == "<data> record 0 at $.data.items.name: 'name' is required, found null")
-        #expect(try mapper.rows(#"SELECT id FROM "Item" ORDER BY id"#) == [[.integer(1)], [.integer(2)]])
+        #expect(try mapper.storedRows("Item", "id", orderedBy: "id") == [[.integer(1)], [.integer(2)]])
     }
 
     @Test func rootOptionOverridesTheEntitysRoot() throws {
@@ -142,7 +142,7 @@ private let rulesYAML = """
         let report = try mapper.importData(Data(payload.utf8), as: "User", options: .init(format: .jsonl, onError: .skip))
         #expect(report.records == 3)
         #expect(report.errors == [ImportIssue(file: "<data>", record: 2, path: "$.repos[0].stars", message: "value -1 is below the minimum 0", line: 5)])
-        #expect(try mapper.rows(#"SELECT id FROM "User" ORDER BY id"#) == [[.integer(1)], [.integer(2)]])
+        #expect(try mapper.storedRows("User", "id", orderedBy: "id") == [[.integer(1)], [.integer(2)]])
     }
 
     @Test func rootKeyPathWithJSONLinesIsAUsageError() throws {
@@ -150,7 +150,7 @@ private let rulesYAML = """
         #expect {
             try mapper.importData(Data("{\"id\": 1}\n".utf8), as: "User", options: .init(root: "data", format: .jsonl))
         } throws: { ($0 as? ImportError)?.code == .usage }
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("User") == 0)
     }
 
     @Test func syntaxErrorGivesLineAndCharacterColumnAndKeepsNothingOfTheImport() throws {
@@ -164,7 +164,7 @@ private let rulesYAML = """
             // `x` is the 17th character of line 2 but its 18th byte; byte 29 of the file.
             return error.message.hasPrefix("bad.json:2:17: invalid JSON (byte 29)")
         }
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("User") == 0)
     }
 
     // MARK: 2.2.1 Identity
@@ -175,7 +175,7 @@ private let rulesYAML = """
             == "<data> record 1 at $[1].id: missing primary key 'id' (key 'id')")
         #expect(issue(try mapper.importJSON(#"{"id": null, "login": "x"}"#, as: "User"))
             == "<data> record 0 at $.id: missing primary key 'id' (key 'id')")
-        #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("User") == 0)
     }
 
     @Test func primaryKeyIsReadBeforeTheOtherAttributes() throws {
@@ -199,7 +199,7 @@ private let rulesYAML = """
         try mapper.importJSON(#"{"code": " ab ", "title": "first"}"#, as: "Thing")
         let report = try mapper.importJSON(#"{"code": "AB", "title": "second"}"#, as: "Thing")
         #expect(report.counts(for: "Thing").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT code, title FROM "Thing""#) == [[.text("AB"), .text("second")]])
+        #expect(try mapper.storedRows("Thing", "code", "title") == [[.text("AB"), .text("second")]])
     }
 
     // MARK: 2.2.2 Attributes: missing, null, default, required
@@ -209,16 +209,16 @@ private let rulesYAML = """
         try mapper.importJSON(#"{"id": 1, "login": "ana", "name": "Ana", "score": 2.5}"#, as: "User")
         let report = try mapper.importJSON(#"{"id": 1, "name": null, "login": "ana"}"#, as: "User")
         #expect(report.counts(for: "User").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT login, name, score FROM "User""#) == [[.text("ana"), .null, .real(2.5)]])
+        #expect(try mapper.storedRows("User", "login", "name", "score") == [[.text("ana"), .null, .real(2.5)]])
     }
 
     @Test func defaultIsStoredOnInsertOnlyAndNeverReplacesNull() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"[{"id": 1}, {"id": 2, "site_admin": true}, {"id": 3, "site_admin": null}]"#, as: "User")
-        #expect(try mapper.rows(#"SELECT isAdmin FROM "User" ORDER BY id"#) == [[.integer(0)], [.integer(1)], [.null]])
+        #expect(try mapper.storedRows("User", "isAdmin", orderedBy: "id") == [[.integer(0)], [.integer(1)], [.null]])
         let report = try mapper.importJSON(#"[{"id": 2}, {"id": 3}]"#, as: "User")
         #expect(report.counts(for: "User").list == [0, 0, 2, 0])
-        #expect(try mapper.rows(#"SELECT isAdmin FROM "User" ORDER BY id"#) == [[.integer(0)], [.integer(1)], [.null]])
+        #expect(try mapper.storedRows("User", "isAdmin", orderedBy: "id") == [[.integer(0)], [.integer(1)], [.null]])
     }
 
     @Test func requiredNullIsAlwaysAnError() throws {
@@ -226,7 +226,7 @@ private let rulesYAML = """
         try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "kit"}]}"#, as: "User")
         #expect(issue(try mapper.importJSON(#"{"id": 5, "name": null}"#, as: "Repo"))
             == "<data> record 0 at $.name: 'name' is required, found null")
-        #expect(try mapper.rows(#"SELECT name FROM "Repo""#) == [[.text("kit")]])
+        #expect(try mapper.storedRows("Repo", "name") == [[.text("kit")]])
     }
 
     @Test func requiredMissingIsAnErrorOnInsertWithoutDefaultButFineOnUpdate() throws {
@@ -236,7 +236,7 @@ private let rulesYAML = """
         try mapper.importJSON(#"{"id": 5, "name": "kit"}"#, as: "Repo")
         let update = try mapper.importJSON(#"{"id": 5, "stars": 3}"#, as: "Repo")
         #expect(update.counts(for: "Repo").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT name, stars FROM "Repo""#) == [[.text("kit"), .integer(3)]])
+        #expect(try mapper.storedRows("Repo", "name", "stars") == [[.text("kit"), .integer(3)]])
     }
 
     @Test func requiredMissingOnInsertTakesTheDefaultWhenThereIsOne() throws {
@@ -250,23 +250,23 @@ private let rulesYAML = """
             """
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"{"id": 1}"#, as: "Item")
-        #expect(try mapper.rows(#"SELECT state FROM "Item""#) == [[.text("open")]])
+        #expect(try mapper.storedRows("Item", "state") == [[.text("open")]])
     }
 
     @Test func keyPathThroughNullIsNullAndThroughAMissingKeyIsMissing() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"[{"id": 1, "contact": {"email": "a@x.io"}}, {"id": 2, "contact": {"email": "b@x.io"}}]"#, as: "User")
         try mapper.importJSON(#"[{"id": 1, "contact": null}, {"id": 2, "contact": {"phone": "1"}}]"#, as: "User")
-        #expect(try mapper.rows(#"SELECT email FROM "User" ORDER BY id"#) == [[.null], [.text("b@x.io")]])
+        #expect(try mapper.storedRows("User", "email", orderedBy: "id") == [[.null], [.text("b@x.io")]])
         try mapper.importJSON(#"{"id": 2}"#, as: "User")
-        #expect(try mapper.rows(#"SELECT email FROM "User" ORDER BY id"#) == [[.null], [.text("b@x.io")]])
+        #expect(try mapper.storedRows("User", "email", orderedBy: "id") == [[.null], [.text("b@x.io")]])
     }
 
     @Test func jsonKeysTheMappingDoesNotNameAreIgnored() throws {
         let mapper = try makeMapper()
         let report = try mapper.importJSON(#"{"id": 1, "login": "a", "followers_url": "x", "plan": {"name": "pro"}, "name": "A"}"#, as: "User")
         #expect(report.errors.isEmpty)
-        #expect(try mapper.rows(#"SELECT login, name FROM "User""#) == [[.text("a"), .text("A")]])
+        #expect(try mapper.storedRows("User", "login", "name") == [[.text("a"), .text("A")]])
     }
 
     // MARK: 2.2.2 Validation and transforms
@@ -274,7 +274,7 @@ private let rulesYAML = """
     @Test func enumIsCheckedAfterTransforms() throws {
         let mapper = try makeMapper(rulesYAML)
         try mapper.importJSON(#"{"code": "a", "title": "t", "size": "m"}"#, as: "Thing")
-        #expect(try mapper.rows(#"SELECT size FROM "Thing""#) == [[.text("M")]])
+        #expect(try mapper.storedRows("Thing", "size") == [[.text("M")]])
         #expect(issue(try mapper.importJSON(#"{"code": "b", "title": "t", "size": "xl"}"#, as: "Thing"))
             == #"<data> record 0 at $.size: "XL" is not one of the allowed values ("S", "M", "L")"#)
     }
@@ -319,7 +319,7 @@ private let rulesYAML = """
     @Test func transformsTrimLowercaseUppercaseAndEmptyIsNull() throws {
         let mapper = try makeMapper(rulesYAML)
         try mapper.importJSON(#"{"code": "\u00a0 k1\t\n", "title": " Title ", "lower": "MiXeD Ünï", "comment": ""}"#, as: "Thing")
-        #expect(try mapper.rows(#"SELECT code, title, lower, comment FROM "Thing""#)
+        #expect(try mapper.storedRows("Thing", "code", "title", "lower", "comment")
             == [[.text("K1"), .text("Title"), .text("mixed ünï"), .null]])
     }
 
@@ -328,7 +328,7 @@ private let rulesYAML = """
         // title: [trim, emptyIsNull] turns blanks into null (then `required` refuses it);
         // comment: [emptyIsNull, trim] keeps them as an empty string.
         try mapper.importJSON(#"{"code": "a", "title": "t", "comment": "   "}"#, as: "Thing")
-        #expect(try mapper.rows(#"SELECT comment FROM "Thing""#) == [[.text("")]])
+        #expect(try mapper.storedRows("Thing", "comment") == [[.text("")]])
         #expect(issue(try mapper.importJSON(#"{"code": "b", "title": "   "}"#, as: "Thing"))
             == "<data> record 0 at $.title: 'title' is required, found null")
     }
@@ -340,7 +340,7 @@ private let rulesYAML = """
         #expect(failure == #"<data> record 1 at $[1].email: 'email' must be unique: "x@y" (key 'email') is also held by Thing "A""#)
         let report = try mapper.importJSON(payload, as: "Thing", options: .init(onError: .skip))
         #expect(report.errors.map(\.record) == [1])
-        #expect(try mapper.rows(#"SELECT code FROM "Thing" ORDER BY code"#) == [[.text("A")], [.text("C")]])
+        #expect(try mapper.storedRows("Thing", "code", orderedBy: "code") == [[.text("A")], [.text("C")]])
     }
 
     // MARK: 2.2.3 Relationships
@@ -349,7 +349,7 @@ private let rulesYAML = """
         let mapper = try makeMapper(relationsYAML)
         try mapper.importJSON(#"{"id": 1, "section": {"id": 10, "name": "News"}}"#, as: "Post")
         #expect(try mapper.links("Post", "section") == [#"{"id":1,"section":10}"#])
-        #expect(try mapper.rows(#"SELECT name FROM "Team""#) == [[.text("News")]])
+        #expect(try mapper.storedRows("Team", "name") == [[.text("News")]])
         try mapper.importJSON(#"{"id": 1}"#, as: "Post")
         #expect(try mapper.links("Post", "section") == [#"{"id":1,"section":10}"#])
         let report = try mapper.importJSON(#"{"id": 1, "section": null}"#, as: "Post")
@@ -369,7 +369,7 @@ private let rulesYAML = """
         let mapper = try makeMapper(relationsYAML)
         try mapper.importJSON(#"{"id": 1, "members": [{"id": 7, "name": "Kim"}, 8]}"#, as: "Team")
         #expect(try mapper.links("Team", "members") == [#"{"id":1,"members":[7,8]}"#])
-        #expect(try mapper.rows(#"SELECT id, name, _stub FROM "Member" ORDER BY id"#)
+        #expect(try mapper.storedRows("Member", "id", "name", "_stub", orderedBy: "id")
             == [[.integer(7), .text("Kim"), .integer(0)], [.integer(8), .null, .integer(1)]])
     }
 
@@ -405,7 +405,7 @@ private let rulesYAML = """
         try mapper.importJSON(#"[{"team": "red", "user": 1, "role": "lead"}, {"team": "blue", "user": 1, "role": "dev"}]"#, as: "Membership")
         let report = try mapper.importJSON(#"[{"team": "red", "user": 1, "role": "dev"}, {"team": "red", "user": "2"}]"#, as: "Membership")
         #expect(report.counts(for: "Membership").list == [1, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT team, user, role FROM "Membership" ORDER BY team, user"#) == [
+        #expect(try mapper.storedRows("Membership", "team", "user", "role", orderedBy: "team", "user") == [
             [.text("blue"), .integer(1), .text("dev")], [.text("red"), .integer(1), .text("dev")],
             [.text("red"), .integer(2), .null],
         ])
@@ -416,11 +416,11 @@ private let rulesYAML = """
         let first = try mapper.importJSON(#"{"id": 1, "author": 3}"#, as: "Post")
         #expect(first.counts(for: "Member").list == [1, 0, 0, 0])
         #expect(first.stubs.map { "\($0.entity) \($0.count)" } == ["Member 1"])
-        #expect(try mapper.rows(#"SELECT id, name, _stub FROM "Member""#) == [[.integer(3), .null, .integer(1)]])
+        #expect(try mapper.storedRows("Member", "id", "name", "_stub") == [[.integer(3), .null, .integer(1)]])
         let second = try mapper.importJSON(#"{"id": 3, "name": "Ola"}"#, as: "Member")
         #expect(second.stubs.isEmpty)
         #expect(second.counts(for: "Member").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT id, name, _stub FROM "Member""#) == [[.integer(3), .text("Ola"), .integer(0)]])
+        #expect(try mapper.storedRows("Member", "id", "name", "_stub") == [[.integer(3), .text("Ola"), .integer(0)]])
     }
 
     @Test func missingSkipDropsTheLinkAndCountsItPerRelationship() throws {
@@ -430,7 +430,7 @@ private let rulesYAML = """
         #expect(report.skippedLinks.map { "\($0.relationship) \($0.count)" } == ["Post.editors 3", "Post.reviewer 1"])
         #expect(report.stubs.isEmpty)
         #expect(try mapper.links("Post", "editors", "reviewer") == [#"{"id":1,"editors":[1],"reviewer":null}"#, #"{"id":2,"editors":[],"reviewer":null}"#])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Member""#) == [[.integer(1)]])
+        #expect(try mapper.rowCount("Member") == 1)
     }
 
     @Test func missingErrorIsARecordError() throws {
@@ -494,10 +494,10 @@ private let rulesYAML = """
     @Test func ownedOneIsUpdatedInPlace() throws {
         let mapper = try makeMapper(relationsYAML)
         try mapper.importJSON(#"{"id": 1, "shipping": {"city": "Oslo"}}"#, as: "Order")
-        let rowBefore = try mapper.rows(#"SELECT _id FROM "Place""#)
+        let rowBefore = try mapper.storedRows("Place", "_id")
         let report = try mapper.importJSON(#"{"id": 1, "shipping": {"city": "Bergen"}}"#, as: "Order")
         #expect(report.counts(for: "Place").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT _id FROM "Place""#) == rowBefore)
+        #expect(try mapper.storedRows("Place", "_id") == rowBefore)
         #expect(try mapper.links("Order", "shipping") == [#"{"id":1,"shipping":{"city":"Bergen"}}"#])
         let same = try mapper.importJSON(#"{"id": 1, "shipping": {"city": "Bergen"}}"#, as: "Order")
         #expect(same.counts(for: "Place").list == [0, 0, 1, 0])
@@ -512,7 +512,7 @@ private let rulesYAML = """
         let shorter = try mapper.importJSON(#"{"id": 1, "lines": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 5}]}"#, as: "Order")
         #expect(shorter.counts(for: "Line").list == [0, 0, 2, 2])
         #expect(shorter.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Line 2"])
-        #expect(try mapper.rows(#"SELECT sku, qty FROM "Line" ORDER BY sku"#) == [[.text("a"), .integer(1)], [.text("b"), .integer(5)]])
+        #expect(try mapper.storedRows("Line", "sku", "qty", orderedBy: "sku") == [[.text("a"), .integer(1)], [.text("b"), .integer(5)]])
         #expect(try mapper.links("Order", "lines") == [#"{"id":1,"lines":[{"sku":"a","qty":1},{"sku":"b","qty":5}]}"#])
     }
 
@@ -521,11 +521,11 @@ private let rulesYAML = """
         try mapper.importJSON(#"{"id": 1, "lines": [{"sku": "a"}, {"sku": "b"}]}"#, as: "Order")
         let report = try mapper.importJSON(#"{"id": 1, "lines": []}"#, as: "Order", options: .init(cleanup: false))
         #expect(report.orphansRemoved.isEmpty)
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Line""#) == [[.integer(2)]])
+        #expect(try mapper.rowCount("Line") == 2)
         // The next import with clean-up on catches up, though it removes no link itself.
         let next = try mapper.importJSON(#"{"id": 1, "lines": []}"#, as: "Order")
         #expect(next.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Line 2"])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Line""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("Line") == 0)
     }
 
     @Test func ownedEntityAsRootIsAUsageErrorUnlessItsCleanupIsNone() throws {
@@ -536,7 +536,7 @@ private let rulesYAML = """
         try mapper.importJSON(#"[{"text": "x"}, {"text": "x"}]"#, as: "Note")
         let report = try mapper.importJSON(#"{"text": "x"}"#, as: "Note")
         #expect(report.counts(for: "Note").list == [1, 0, 0, 0])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Note""#) == [[.integer(3)]])
+        #expect(try mapper.rowCount("Note") == 3)
     }
 
     // MARK: 2.2.4 Same key several times
@@ -552,7 +552,7 @@ private let rulesYAML = """
         #expect(report.records == 3)
         #expect(report.counts(for: "User").list == [2, 0, 0, 0])
         #expect(report.counts(for: "Tag").list == [2, 0, 0, 0])
-        #expect(try mapper.rows(#"SELECT id, login, name, score FROM "User" ORDER BY id"#) == [
+        #expect(try mapper.storedRows("User", "id", "login", "name", "score", orderedBy: "id") == [
             [.integer(1), .text("a"), .text("Second"), .real(2)], [.integer(2), .null, .null, .null],
         ])
     }
@@ -597,7 +597,7 @@ private let rulesYAML = """
         let report = try mapper.importJSON(#"[{"id": 1, "follower_ids": [2]}, {"id": 2, "login": "bo"}]"#, as: "User")
         #expect(report.counts(for: "User").list == [2, 0, 0, 0])
         #expect(report.stubs.isEmpty)
-        #expect(try mapper.rows(#"SELECT _stub FROM "User" WHERE id = 2"#) == [[.integer(0)]])
+        #expect(try mapper.storedRows("User", ids: [2], "_stub") == [[.integer(0)]])
     }
 
     @Test func aRowCreatedAndRemovedByTheSameImportIsCountedNowhere() throws {
@@ -606,7 +606,7 @@ private let rulesYAML = """
         let report = try mapper.importJSON(#"[{"id": 5, "name": "x", "tags": [{"name": "new"}]}, {"id": 5, "name": "x", "tags": []}]"#, as: "Repo")
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
         #expect(report.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Tag 1"])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Tag""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("Tag") == 0)
     }
 
     @Test func oneToOneLinkTakenByAnotherRowTouchesTheRowThatLostIt() throws {
@@ -640,16 +640,16 @@ private let rulesYAML = """
     @Test func bookkeepingNeverMakesARowUpdatedButSeenAtAdvances() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
-        let first = try mapper.rows(#"SELECT _created_at, _updated_at, _seen_at FROM "User""#)[0]
+        let first = try mapper.storedRows("User", "_created_at", "_updated_at", "_seen_at")[0]
         Thread.sleep(forTimeInterval: 0.01)
         let again = try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
         #expect(again.counts(for: "User").list == [0, 0, 1, 0])
-        let second = try mapper.rows(#"SELECT _created_at, _updated_at, _seen_at FROM "User""#)[0]
+        let second = try mapper.storedRows("User", "_created_at", "_updated_at", "_seen_at")[0]
         #expect(second[0] == first[0] && second[1] == first[1])
         #expect(second[2] != first[2])
         Thread.sleep(forTimeInterval: 0.01)
         try mapper.importJSON(#"{"id": 1, "login": "b"}"#, as: "User")
-        let third = try mapper.rows(#"SELECT _created_at, _updated_at FROM "User""#)[0]
+        let third = try mapper.storedRows("User", "_created_at", "_updated_at")[0]
         #expect(third[0] == first[0] && third[1] != first[1])
     }
 
@@ -657,13 +657,13 @@ private let rulesYAML = """
         let mapper = try makeMapper()
         let users = (1...100).map { #"{"id": \#($0), "login": "u\#($0)"}"# }
         try mapper.importJSON("[\(users.joined(separator: ","))]", as: "User")
-        try mapper.rows(#"UPDATE "User" SET _seen_at = 0"#)
+        try mapper.rewriteTimestamp("_seen_at", of: "User", .set(0))
         // A run of 40 consecutive rows (set by range), and scattered ones (set by list).
         let seen = Array(11...50) + [3, 60, 62, 64, 99]
         let again = seen.map { #"{"id": \#($0), "login": "u\#($0)"}"# }
         let report = try mapper.importJSON("[\(again.joined(separator: ","))]", as: "User")
         #expect(report.counts(for: "User").list == [0, 0, seen.count, 0])
-        let advanced = try mapper.rows(#"SELECT id FROM "User" WHERE _seen_at > 0 ORDER BY id"#)
+        let advanced = try mapper.storedRows("User", "id", "_seen_at", orderedBy: "id").filter { ($0[1].number ?? 0) > 0 }.map { [$0[0]] }
         #expect(advanced == seen.sorted().map { [StoredValue.integer(Int64($0))] })
     }
 
@@ -686,14 +686,14 @@ private let rulesYAML = """
     @Test func dryRunCountsEverythingAndKeepsNothing() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "login": "a"}"#, as: "User")
-        let before = try mapper.dump()
+        let before = try mapper.storedContent()
         let report = try mapper.importJSON(#"[{"id": 1, "login": "b"}, {"id": 2, "follower_ids": [3], "repos": [{"id": 5, "name": "x"}]}]"#,
                                            as: "User", options: .init(dryRun: true))
         #expect(report.dryRun)
         #expect(report.counts(for: "User").list == [2, 1, 0, 0])
         #expect(report.counts(for: "Repo").list == [1, 0, 0, 0])
         #expect(report.stubs.map { "\($0.entity) \($0.count)" } == ["User 1"])
-        #expect(try mapper.dump() == before)
+        #expect(try mapper.storedContent() == before)
     }
 
     @Test func abortLeavesTheStoreExactlyAsItWas() throws {
@@ -704,7 +704,7 @@ private let rulesYAML = """
         let spec = try MappingSpec.load(yaml: githubYAML, file: "test.yml")
         let mapper = try Mapper(spec: spec, store: .file(storePath))
         try mapper.importJSON(#"{"id": 1, "login": "a", "address": {"city": "Oslo"}, "repos": [{"id": 5, "name": "x", "tags": [{"name": "t"}]}]}"#, as: "User")
-        let before = try mapper.dump()
+        let before = try mapper.storedContent()
         let payload = #"""
             [{"id": 1, "login": "changed", "address": {"city": "Rome"}, "repos": [{"id": 6, "name": "y", "tags": [{"name": "u"}]}]},
              {"id": 2, "follower_ids": [1, 4]},
@@ -717,9 +717,9 @@ private let rulesYAML = """
             return error.code == .invalidRecord && error.report.changes.isEmpty && error.report.stubs.isEmpty
                 && error.report.errors.map(\.path) == ["$[2].repos[0].stars"]
         }
-        #expect(try mapper.dump() == before)
+        #expect(try mapper.storedContent() == before)
         let reopened = try Mapper(spec: spec, store: .file(storePath))
-        #expect(try reopened.dump() == before)
+        #expect(try reopened.storedContent() == before)
     }
 
     @Test func skipKeepsEveryOtherRecordAndListsEverySkippedOne() throws {
@@ -740,9 +740,9 @@ private let rulesYAML = """
         #expect(report.counts(for: "User").list == [2, 0, 0, 0])
         #expect(report.stubs.isEmpty)
         #expect(report.changes.map(\.entity) == ["User", "Repo", "Tag"])
-        #expect(try mapper.rows(#"SELECT id FROM "User" ORDER BY id"#) == [[.integer(1)], [.integer(4)]])
-        #expect(try mapper.rows(#"SELECT name FROM "Tag""#) == [[.text("kept")]])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Address""#) == [[.integer(0)]])
+        #expect(try mapper.storedRows("User", "id", orderedBy: "id") == [[.integer(1)], [.integer(4)]])
+        #expect(try mapper.storedRows("Tag", "name") == [[.text("kept")]])
+        #expect(try mapper.rowCount("Address") == 0)
     }
 }
 
@@ -765,18 +765,5 @@ extension Mapper {
     fileprivate func links(_ entity: String, _ fields: String...) throws -> [String] {
         let key = spec.entities.first { $0.name == entity }?.primaryKey ?? []
         return try records(RecordQuery(entity: entity, fields: key + fields)).map { RecordValue.object($0).jsonText }
-    }
-
-    /// Every table of the store with all its rows, for before/after comparisons.
-    fileprivate func dump() throws -> [String] {
-        let tables = try rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        var lines: [String] = []
-        for table in tables {
-            guard case .text(let name) = table[0] else { continue }
-            lines.append("\(name): \(table[1])")
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            lines += try rows("SELECT * FROM \(quoted)").map { $0.map(\.description).joined(separator: " | ") }.sorted()
-        }
-        return lines
     }
 }

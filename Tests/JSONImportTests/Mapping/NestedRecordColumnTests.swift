@@ -31,7 +31,7 @@ import Testing
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"[{"id": 1, "profile": "p"}, {"id": 2}]"#, as: "User")
         let report = try mapper.importJSON(#"{"id": 1, "best_friend": {"id": 2, "profile": "p"}}"#, as: "User")
-        #expect(try mapper.rows("SELECT id, profile, bestFriend FROM User ORDER BY id") == [
+        #expect(try mapper.storedRows("User", "id", "profile", "bestFriend", orderedBy: "id") == [
             [.integer(1), .null, .integer(2)], [.integer(2), .integer(1), .null],
         ])
         #expect(report.counts(for: "User").list == [0, 2, 0, 0])
@@ -41,6 +41,6 @@ import Testing
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"{"id": 1, "address": {"city": "Oslo"}}"#, as: "User")
         try mapper.importJSON(#"{"id": 1, "best_friend": {"id": 1, "address": null}}"#, as: "User")
-        #expect(try mapper.rows("SELECT id, address, bestFriend FROM User") == [[.integer(1), .null, .integer(1)]])
+        #expect(try mapper.storedRows("User", "id", "address", "bestFriend") == [[.integer(1), .null, .integer(1)]])
     }
 }

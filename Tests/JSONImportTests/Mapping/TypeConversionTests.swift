@@ -22,7 +22,7 @@ private struct Probe {
     /// Imports `{"id": 1, "v": json}` and returns the value stored for `v`.
     func stored(_ json: String) throws -> StoredValue {
         try mapper.importJSON(#"{"id": 1, "v": \#(json)}"#, as: "Item")
-        return try mapper.rows(#"SELECT v FROM "Item" WHERE id = 1"#).first?.first ?? .null
+        return try mapper.storedRows("Item", ids: [1], "v").first?.first ?? .null
     }
 
     /// The error importing `{"id": 1, "v": json}` raises, as `path: message`; `nil` when it imports.
@@ -59,7 +59,7 @@ private struct Probe {
         #expect(probe.rejection("-9223372036854775809") == "$.v: expected int, found number -9223372036854775809")
         #expect(probe.rejection("1e19") == "$.v: expected int, found number 1e19")
         #expect(probe.rejection(#""99999999999999999999""#) == #"$.v: expected int, found string "99999999999999999999""#)
-        #expect(try probe.mapper.rows(#"SELECT count(*) FROM "Item""#) == [[.integer(0)]])
+        #expect(try probe.mapper.rowCount("Item") == 0)
     }
 
     @Test func intRejectsFractionsTextAndBooleans() throws {

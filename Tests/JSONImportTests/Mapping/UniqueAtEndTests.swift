@@ -29,7 +29,7 @@ private let reposYAML = """
     }
 
     private func names() throws -> [[StoredValue]] {
-        try mapper.rows(#"SELECT "id", "name" FROM "Repo" ORDER BY "id""#)
+        try mapper.storedRows("Repo", "id", "name", orderedBy: "id")
     }
 
     private func failure(_ json: String) -> ImportIssue? {
@@ -54,7 +54,7 @@ private let reposYAML = """
             #"[{"id": 3, "name": "a", "slug": "s2"}, {"id": 1, "name": "c", "slug": "s3"}, {"id": 2, "name": "b", "slug": "s1"}]"#,
             as: "Repo")
         #expect(report.counts(for: "Repo").list == [1, 2, 0, 0])
-        #expect(try mapper.rows(#"SELECT "id", "name", "slug" FROM "Repo" ORDER BY "id""#) == [
+        #expect(try mapper.storedRows("Repo", "id", "name", "slug", orderedBy: "id") == [
             [.integer(1), .text("c"), .text("s3")], [.integer(2), .text("b"), .text("s1")], [.integer(3), .text("a"), .text("s2")],
         ])
     }
@@ -75,7 +75,7 @@ private let reposYAML = """
             file: "<data>", record: 1, path: "$[1].name",
             message: #"'name' must be unique: "a" (key 'name') is also held by Repo 1"#))
         #expect(try names() == [[.integer(1), .text("a")], [.integer(2), .text("b")]])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Topic""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("Topic") == 0)
     }
 
     @Test func twoRecordsGivingOneValueFailOnTheLaterOne() throws {
@@ -104,7 +104,7 @@ private let reposYAML = """
             message: #"'slug' must be unique: "x" (key 'slug') is also held by Repo 5"#)])
         #expect(report.counts(for: "Repo").list == [1, 2, 0, 0])
         #expect(try names() == [[.integer(1), .text("b")], [.integer(2), .text("a")], [.integer(5), .null]])
-        #expect(try mapper.rows(#"SELECT count(*) FROM "Topic""#) == [[.integer(0)]])
+        #expect(try mapper.rowCount("Topic") == 0)
     }
 
     @Test func skippingOneRecordMaySkipAnotherThatCountedOnIt() throws {

@@ -24,7 +24,7 @@ import Testing
             try mapper.importJSON(json, as: "Item", options: options)
             return nil
         } catch let error as ImportError {
-            #expect(try mapper.rows(#"SELECT count(*) FROM "Item""#) == [[.integer(0)]])
+            #expect(try mapper.rowCount("Item") == 0)
             return "\(error.code): \(error.message)"
         }
     }

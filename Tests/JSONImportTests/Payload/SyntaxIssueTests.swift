@@ -13,7 +13,7 @@ import Testing
         } catch let error as ImportError {
             #expect(error.code == .invalidJSON)
             #expect(error.report.changes.isEmpty)
-            #expect(try mapper.rows(#"SELECT count(*) FROM "User""#) == [[.integer(0)]])
+            #expect(try mapper.rowCount("User") == 0)
             return error.report.errors.first
         }
     }

@@ -70,26 +70,26 @@ private struct Product: Codable, Equatable, ImportableEntity {
     }
 
     @Test func storedTextIsKeptAsThePayloadWroteIt() throws {
-        let stored = try mapper.rows(#"SELECT "price" FROM "Product" WHERE "id" IN (2, 5, 7) ORDER BY "id""#)
+        let stored = try mapper.storedRows("Product", ids: [2, 5, 7], "price")
         #expect(stored == [[.text("10.50")], [.text("0.1000000000000000000000000001")], [.text("-2.5e1")]])
     }
 
     @Test func reimportingTheSameNumberSpelledDifferentlyIsUnchanged() throws {
         let report = try mapper.importJSON(#"[{"id": 2, "price": 10.5}, {"id": 3, "price": "1e2"}, {"id": 1, "price": 9.990}]"#, as: "Product")
         #expect(report.counts(for: "Product").list == [0, 0, 3, 0])
-        let stored = try mapper.rows(#"SELECT "price" FROM "Product" WHERE "id" IN (1, 2, 3) ORDER BY "id""#)
+        let stored = try mapper.storedRows("Product", ids: [1, 2, 3], "price")
         #expect(stored == [[.text("9.99")], [.text("10.50")], [.text("100")]])
     }
 
     @Test func aChangedNumberIsUpdatedAndStoredAsWritten() throws {
         let report = try mapper.importJSON(#"{"id": 2, "price": 10.51}"#, as: "Product")
         #expect(report.counts(for: "Product").list == [0, 1, 0, 0])
-        #expect(try mapper.rows(#"SELECT "price" FROM "Product" WHERE "id" = 2"#) == [[.text("10.51")]])
+        #expect(try mapper.storedRows("Product", ids: [2], "price") == [[.text("10.51")]])
     }
 
     @Test func anotherAttributeChangingKeepsTheDecimalText() throws {
         try mapper.importJSON(#"{"id": 2, "price": 10.5, "parts": 3}"#, as: "Product")
-        #expect(try mapper.rows(#"SELECT "price", "parts" FROM "Product" WHERE "id" = 2"#) == [[.text("10.50"), .integer(3)]])
+        #expect(try mapper.storedRows("Product", ids: [2], "price", "parts") == [[.text("10.50"), .integer(3)]])
     }
 
     @Test func changesThatCancelOutWithinOneImportAreUnchanged() throws {
@@ -103,7 +103,7 @@ private struct Product: Codable, Equatable, ImportableEntity {
         #expect(product.price == Decimal(string: "8.5"))
         let report = try mapper.save(product)
         #expect(report.counts(for: "Product").list == [0, 0, 1, 0])
-        #expect(try mapper.rows(#"SELECT "price" FROM "Product" WHERE "id" = 8"#) == [[.text("8.50")]])
+        #expect(try mapper.storedRows("Product", ids: [8], "price") == [[.text("8.50")]])
     }
 }
 

@@ -49,16 +49,9 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
-        /// Every row of every table, in order: what "untouched" compares.
-        func contents() throws -> [[StoredValue]] {
-            let connection = try SQLiteConnection(path: path, create: false, busyTimeout: 5)
-            let tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            var rows: [[StoredValue]] = []
-            for case .text(let table)? in tables.map(\.first) {
-                rows.append([.text(table)])
-                rows += try connection.rows("SELECT * FROM \(quote(table)) ORDER BY 1, 2")
-            }
-            return rows
+        /// Every row and link the store holds under ``original``: what "untouched" compares.
+        func contents() throws -> [String: [String]] {
+            try Mapper(spec: MappingSpec.load(yaml: MigrationTests.original), store: .file(path)).storedContent()
         }
     }
 
@@ -131,7 +124,7 @@ import Testing
         #expect(try mapper.records(RecordQuery(entity: "User")).map { RecordValue.object($0).jsonText } == [
             #"{"id":1,"login":"ana","score":"1.5","repos":[10]}"#, #"{"id":2,"login":"bo","score":null,"repos":[]}"#,
         ])
-        #expect(try mapper.rows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try mapper.integrityViolations().isEmpty)
     }
 
     @Test func theConfigurationCanAllowDataLossOnOpen() throws {
