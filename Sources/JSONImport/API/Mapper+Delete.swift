@@ -60,15 +60,15 @@ extension Mapper {
             var selection = RecordReader.Selection()
             selection.ids = try ids.map { try store.key(of: entity, from: $0) }
             let reader = store.reader
-            let query: (sql: String, parameters: [StoredValue])
+            let query: CompiledQuery
             do {
                 if let filter { selection.filter = try FilterParser.parse(filter) }
-                query = try reader.rowIDQuery(entity, selection)
+                query = try reader.compiledQuery(entity, selection)
             } catch let error as FilterError {
                 throw QueryError(error.description)
             }
             return try DeleteRun(store: store, now: now, explain: options.explain)
-                .delete(entity, CompiledQuery(text: query.sql, parameters: query.parameters), options: options)
+                .delete(entity, query, options: options)
         }
     }
 

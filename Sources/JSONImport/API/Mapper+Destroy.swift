@@ -76,9 +76,9 @@ extension Mapper {
 
     /// Deletes the rows `query` selects (narrowed to `ids` when given), in one transaction.
     func destroy<R>(_ query: Query<R>, ids: [[StoredValue]] = [], in store: Store, options: DeleteOptions) throws -> ImportReport {
-        let (entity, sql, parameters) = try query.statement(in: store, ids: ids)
+        let (entity, compiled) = try query.compiledQuery(in: store, ids: ids)
         return try DeleteRun(store: store, now: Date().timeIntervalSince1970, explain: options.explain)
-            .delete(entity, CompiledQuery(text: sql, parameters: parameters), options: options)
+            .delete(entity, compiled, options: options)
     }
 }
 

@@ -15,11 +15,10 @@ extension Query {
         return try Self.readingFilter { try store.reader.count(entity, selection) }
     }
 
-    /// The store's statement for the row ids the query selects, for a deletion to mark them.
-    func statement(in store: Store, ids: [[StoredValue]] = []) throws -> (entity: EntityPlan, sql: String, parameters: [StoredValue]) {
+    /// The store's query of the row ids the query selects, for a deletion to mark them.
+    func compiledQuery(in store: Store, ids: [[StoredValue]] = []) throws -> (entity: EntityPlan, query: CompiledQuery) {
         let (entity, selection) = try self.selection(in: store, ids: ids)
-        let (sql, parameters) = try Self.readingFilter { try store.reader.rowIDQuery(entity, selection) }
-        return (entity, sql, parameters)
+        return (entity, try Self.readingFilter { try store.reader.compiledQuery(entity, selection) })
     }
 
     /// Runs `body`, turning a filter the store cannot compile into a ``QueryError``.

@@ -54,8 +54,15 @@ struct RecordReader {
         return StoredRow(values: values, isStub: statement.int64(at: spec.attributes.count) != 0)
     }
 
+    /// The row ids matching `selection`, in order, as a query a later stage hands back to the
+    /// store (a deletion marks them).
+    func compiledQuery(_ entity: EntityPlan, _ selection: Selection) throws -> CompiledQuery {
+        let (sql, parameters) = try rowIDQuery(entity, selection)
+        return CompiledQuery(text: sql, parameters: parameters)
+    }
+
     /// The `SELECT` of the row ids matching `selection`, in order, and its parameters.
-    func rowIDQuery(_ entity: EntityPlan, _ selection: Selection) throws -> (sql: String, parameters: [StoredValue]) {
+    private func rowIDQuery(_ entity: EntityPlan, _ selection: Selection) throws -> (sql: String, parameters: [StoredValue]) {
         var compiler = FilterCompiler(plan: plan)
         var conditions: [String] = []
         var parameters: [StoredValue] = []
