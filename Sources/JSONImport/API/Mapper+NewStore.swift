@@ -42,8 +42,8 @@ extension Mapper {
     /// (the WAL, named after the file, does not follow it).
     private func checkpointForMove() throws {
         try store.withLock { store in
-            guard try store.connection.checkpointEmptyingWAL() else {
-                throw StoreError(.busy, "store '\(store.connection.name)': its write-ahead log is still in use")
+            guard try store.checkpointEmptyingWAL() else {
+                throw StoreError(.busy, "store '\(store.name)': its write-ahead log is still in use")
             }
         }
     }

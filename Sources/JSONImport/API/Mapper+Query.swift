@@ -31,7 +31,7 @@ extension Mapper {
             selection.offset = query.offset
             let reader = store.reader
             // One read transaction: the rows and their links come from one committed state.
-            return try store.connection.transaction(.read) {
+            return try store.transaction(.read) {
                 let rows: [Int64]
                 do {
                     rows = try reader.rowIDs(entity, selection)
@@ -48,7 +48,7 @@ extension Mapper {
     public func statistics() throws -> StoreStatistics {
         try store.withReader { store in
             // One read transaction: every count comes from the same committed state.
-            try store.connection.transaction(.read) { try store.statistics() }
+            try store.transaction(.read) { try store.statistics() }
         }
     }
 }

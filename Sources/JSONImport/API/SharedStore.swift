@@ -73,7 +73,7 @@ final class SharedStore: @unchecked Sendable {
                     Store.Location(path: readerPath, create: false, readOnly: true), spec: writer.spec,
                     busyTimeout: busyTimeout))
         defer { idleReaders.withLock { $0.append(reader) } }
-        return try reader.store.connection.transaction(.read) { try body(reader.store) }
+        return try reader.store.transaction(.read) { try body(reader.store) }
     }
 
     /// Hands queued changes to the observers. One thread delivers at a time, in commit order; a

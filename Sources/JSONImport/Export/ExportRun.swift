@@ -24,7 +24,7 @@ struct ExportRun {
         let selection = try Self.selection(of: request, entity: entity, store: store)
         let exporter = RecordExporter(reader: store.reader)
         let wrapper = request.format == .json ? Wrapper(root: entity.spec.root) : nil
-        return try store.connection.transaction(.read) {
+        return try store.transaction(.read) {
             var buffer = ""
             func write(_ text: String) throws {
                 buffer += text

@@ -117,7 +117,7 @@ struct ImportRun {
             if isSkipping {
                 // A savepoint, so that a record left out leaves nothing behind in the store.
                 importer.beginRecord()
-                outcome = try store.connection.transaction { try importer.importRecord(record.value, entity) }
+                outcome = try store.transaction { try importer.importRecord(record.value, entity) }
                 importer.commitRecord()
             } else {
                 outcome = try importer.importRecord(record.value, entity)
@@ -171,7 +171,7 @@ struct ImportRun {
     /// back, taking the record's savepoint with it.
     private func rethrowStoreFailure(_ error: RecordError) throws(StoreError) {
         guard let storeError = error.storeError else { return }
-        if storeError.isStoreFailure || !store.connection.isInTransaction { throw storeError }
+        if storeError.isStoreFailure || !store.isInTransaction { throw storeError }
     }
 
     /// Settles the counts of rows whose changes cancelled out.
@@ -190,13 +190,11 @@ struct ImportRun {
     /// contained: one set-based statement per entity and kind.
     private func writeBookkeeping(_ importer: Importer) throws {
         for plan in store.plan.entities where plan.spec.hasTimestamps {
-            let connection = store.connection
-            let now = StoredValue.real(importer.now)
             try importer.tracker.rows(of: plan.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
-                try connection.setColumn("_updated_at", of: plan, rows: rows, to: now)
+                try store.set(.updatedAt, of: plan, rows: rows, to: importer.now)
             }
             try importer.tracker.rows(of: plan.index, where: { status, seen in seen && status != .inserted }) { (rows) throws(StoreError) in
-                try connection.setColumn("_seen_at", of: plan, rows: rows, to: now)
+                try store.set(.seenAt, of: plan, rows: rows, to: importer.now)
             }
         }
     }
