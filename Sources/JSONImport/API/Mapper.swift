@@ -116,8 +116,15 @@ public final class Mapper: Sendable {
 
     /// Imports payloads from any mix of sources, in one transaction.
     ///
-    /// - Parameter progress: called while the import runs, about ten times a second, on the
-    ///   importing thread; like a validator, it may read through the mapper but not write.
+    /// - Parameters:
+    ///   - sources: files (`-` for standard input) and bytes in memory, imported in order.
+    ///   - entity: the root entity's name.
+    ///   - options: root key path, format, error policy, prune, clean-up, dry run, limits.
+    ///   - progress: called while the import runs, about ten times a second, on the
+    ///     importing thread; like a validator, it may read through the mapper but not write.
+    /// - Returns: what the import did.
+    /// - Throws: ``ImportError`` for invalid JSON, an unreadable file or a record error under
+    ///   `abort`; ``StoreError`` when the store fails.
     public func importSources(
         _ sources: [ImportSource], as entity: String, options: ImportOptions = .default,
         progress: ImportProgress.Handler? = nil

@@ -37,6 +37,9 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - cleanup: run the clean-up pass after the records; `true` by default.
     ///   - dryRun: do and count everything, then roll it back; `false` by default.
     ///   - explain: list every deleted row and why in the report; `false` by default.
+    ///   - maxDepth: the deepest nesting a payload may have; ``defaultMaxDepth`` by default.
+    ///   - maxPayloadSize: the largest JSON document (for JSON Lines, line) in bytes;
+    ///     ``defaultMaxPayloadSize`` by default.
     public init(
         root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
         cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,

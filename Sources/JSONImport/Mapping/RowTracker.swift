@@ -295,13 +295,13 @@ final class RowTracker {
     /// The flags of a row, from memory or else from ``spilledFlags`` (then kept in memory).
     private func flags(_ entity: Int, _ row: Int64) -> UInt8? {
         if let flags = rows[entity][row] { return flags == Self.clearedMark ? nil : flags }
-        guard let flags = spilledFlags?.flags(of: entity, row) else { return nil }
+        guard let spilledFlags, spilledFlags.holdsAny, let flags = spilledFlags.flags(of: entity, row) else { return nil }
         rows[entity][row] = flags
         return flags
     }
 
     private func store(_ entity: Int, _ row: Int64, _ flags: UInt8?) {
-        let clearsMovedOut = flags == nil && spilledFlags?.mayHold(entity, row) == true
+        let clearsMovedOut = flags == nil && spilledFlags?.holdsAny == true && spilledFlags!.mayHold(entity, row)
         rows[entity][row] = clearsMovedOut ? Self.clearedMark : flags
     }
 

@@ -35,9 +35,12 @@ final class SpilledFlags {
     /// Whether any flags of `entity` were moved out.
     func holds(_ entity: Int) -> Bool { tables[entity] != nil }
 
+    /// Whether any flags were moved out (the filter is made with the first ones).
+    var holdsAny: Bool { !filter.isEmpty }
+
     /// Whether flags of `row` may have been moved out.
     func mayHold(_ entity: Int, _ row: Int64) -> Bool {
-        guard ranges[entity]?.contains(row) == true, !filter.isEmpty else { return false }
+        guard !filter.isEmpty, ranges[entity]?.contains(row) == true else { return false }
         let (a, b, c) = Self.filterPositions(entity, row)
         return isSet(a) && isSet(b) && isSet(c)
     }
