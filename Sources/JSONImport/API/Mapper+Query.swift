@@ -38,7 +38,7 @@ extension Mapper {
                 } catch let error as FilterError {
                     throw QueryError(error.description)
                 }
-                return try rows.map { try reader.record(entity, row: $0, fields: query.fields, meta: query.includesMeta) }
+                return try reader.records(entity, rows: rows, fields: query.fields, meta: query.includesMeta)
             }
         }
     }

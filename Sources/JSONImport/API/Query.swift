@@ -248,7 +248,7 @@ public struct Query<Record: Decodable>: Sendable {
             let (entity, rows) = try rowIDs(in: store)
             try Self.check(properties, of: entity)
             let reader = store.reader
-            return try rows.map { try reader.record(entity, row: $0, fields: properties) }
+            return try reader.records(entity, rows: rows, fields: properties)
         }
     }
 }

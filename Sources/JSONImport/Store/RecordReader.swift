@@ -1,8 +1,9 @@
 /// Reads stored rows back as JSON-shaped records (SPEC 4.2): attributes in their JSON form,
 /// relationships as primary keys in link order, owned targets nested.
 struct RecordReader {
-    let connection: SQLiteConnection
-    let plan: ImportPlan
+    let store: Store
+    var connection: SQLiteConnection { store.connection }
+    var plan: ImportPlan { store.plan }
 
     /// Options of one read.
     struct Selection {
@@ -241,5 +242,5 @@ struct RecordReader {
 
 extension Store {
     /// A reader of this store's records.
-    var reader: RecordReader { RecordReader(connection: connection, plan: plan) }
+    var reader: RecordReader { RecordReader(store: self) }
 }

@@ -1,0 +1,111 @@
+/// Records read a page at a time: for a page of rows, one statement reads their attributes, one
+/// per relationship their links, and one per target entity the keys (or nested owned records)
+/// those links point at, instead of a few statements per row.
+extension RecordReader {
+    /// Rows read per statement.
+    static let pageSize = 500
+
+    /// Rows `rows` of `entity` as records, in order (as ``record(_:row:fields:meta:)`` reads
+    /// each; a row that does not exist gives an empty record).
+    func records(_ entity: EntityPlan, rows: [Int64], fields: [String]? = nil, meta: Bool = false) throws -> [RecordObject] {
+        var result: [RecordObject] = []
+        result.reserveCapacity(rows.count)
+        var start = 0
+        while start < rows.count {
+            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
+            result += try pageOfRecords(entity, rows: page, fields: fields, meta: meta)
+            start += page.count
+        }
+        return result
+    }
+
+    private func pageOfRecords(_ entity: EntityPlan, rows: [Int64], fields: [String]?, meta: Bool) throws -> [RecordObject] {
+        let spec = entity.spec
+        var columns = [entity.rowID] + spec.attributes.map { quote($0.name) }
+        if meta {
+            columns += spec.hasTimestamps ? ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""] : ["NULL", "NULL", "NULL"]
+            columns.append(spec.isOwned ? "0" : "\"_stub\"")
+        }
+        // The row id beside every column may pass the most a result can hold: read row by row.
+        guard columns.count <= EntitySpec.maximumColumns else {
+            return try rows.map { try record(entity, row: $0, fields: fields, meta: meta) }
+        }
+        let statement = try connection.statement(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
+        defer { statement.reset() }
+        statement.bind(Self.idList(Array(Set(rows))), at: 1)
+        var stored: [Int64: (attributes: RecordObject, meta: [(String, RecordValue)])] = [:]
+        while try statement.step() {
+            var all = RecordObject()
+            for (i, attribute) in spec.attributes.enumerated() {
+                all[attribute.name] = Self.jsonValue(statement.value(at: i + 1), of: attribute)
+            }
+            stored[statement.int64(at: 0)] = (all, meta ? Self.metaValues(statement, after: spec.attributes.count + 1) : [])
+        }
+        statement.reset()
+        var relationships: [(name: String, values: [Int64: RecordValue])] = []
+        for relationship in entity.relationships where fields?.contains(relationship.spec.name) ?? true {
+            relationships.append((relationship.spec.name, try linkValues(relationship, of: entity, rows: Array(stored.keys))))
+        }
+        return rows.map { row in
+            guard let (attributes, metaValues) = stored[row] else { return RecordObject() }
+            var all = attributes
+            for (name, values) in relationships { all[name] = values[row] }
+            var result = RecordObject()
+            for name in fields ?? all.keys { result[name] = all[name] }
+            for (name, value) in metaValues { result[name] = value }
+            return result
+        }
+    }
+
+    /// `_createdAt`, `_updatedAt`, `_seenAt` (ISO 8601 or null) and `_stub`, from the columns
+    /// of `statement` starting at `base`.
+    private static func metaValues(_ statement: SQLiteStatement, after base: Int) -> [(String, RecordValue)] {
+        var values: [(String, RecordValue)] = []
+        for (i, name) in ["_createdAt", "_updatedAt", "_seenAt"].enumerated() {
+            if case .real(let seconds) = statement.value(at: base + i) {
+                values.append((name, .string(DateCoding.format(seconds, format: .iso8601))))
+            } else {
+                values.append((name, .null))
+            }
+        }
+        values.append(("_stub", .bool(statement.int64(at: base + 3) != 0)))
+        return values
+    }
+
+    /// Each row's value of `relationship`, as ``links(_:of:row:)`` gives it: the target's key
+    /// (or nested owned record), or an array of them.
+    private func linkValues(_ relationship: RelationshipPlan, of entity: EntityPlan, rows: [Int64]) throws -> [Int64: RecordValue] {
+        var linked: [Int64: [Int64]] = [:]
+        var start = 0
+        while start < rows.count {
+            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
+            linked.merge(try store.linkedRows(relationship, of: entity, rows: page)) { $1 }
+            start += page.count
+        }
+        let target = plan.entities[relationship.target]
+        let references = try self.references(target, rows: Array(Set(linked.values.joined())))
+        var result: [Int64: RecordValue] = [:]
+        for row in rows {
+            let values = (linked[row] ?? []).map { references[$0] ?? .null }
+            result[row] = relationship.spec.kind == .one ? values.first ?? .null : .array(values)
+        }
+        return result
+    }
+
+    /// How each of `rows` of `target` appears when linked to, as ``reference(_:row:)`` gives it.
+    private func references(_ target: EntityPlan, rows: [Int64]) throws -> [Int64: RecordValue] {
+        guard !rows.isEmpty else { return [:] }
+        if target.spec.isOwned {
+            let nested = try records(target, rows: rows, fields: target.spec.attributes.map(\.name))
+            return Dictionary(uniqueKeysWithValues: zip(rows, nested.map(RecordValue.object)))
+        }
+        if target.keyIsRowID { return Dictionary(uniqueKeysWithValues: rows.map { ($0, RecordValue.int($0)) }) }
+        return Dictionary(try store.keys(of: target, rows: rows)) { first, _ in first }
+    }
+
+    /// Row ids as the JSON array `json_each` reads.
+    static func idList(_ rows: [Int64]) -> StoredValue {
+        .text("[" + rows.map(String.init).joined(separator: ",") + "]")
+    }
+}
