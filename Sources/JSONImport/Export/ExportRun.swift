@@ -37,6 +37,7 @@ struct ExportRun {
             try write(wrapper?.opening ?? "")
             var count = 0
             while !page.rows.isEmpty {
+                try exporter.prefetch(entity, rows: page.rows, depth: request.depth, fields: request.fields)
                 for row in page.rows {
                     let record = try exporter.record(entity, row: row, depth: request.depth, fields: request.fields)
                     if wrapper != nil { try write(count == 0 ? "\n" : ",\n") }

@@ -11,15 +11,70 @@
 /// - owned targets are always nested (a back side to an owned entity is left out: such rows
 ///   have no key to write);
 /// - `one` gives the value or `null`, `many` an array in link order.
+///
+/// Rows are read a page at a time: ``prefetch(_:rows:depth:fields:)`` reads what a page of root
+/// records will need, level by level — the rows of an entity in one statement, the links of a
+/// relationship in another — and the records are then built from what it read.
 struct RecordExporter {
     let reader: RecordReader
     var plan: ImportPlan { reader.plan }
+    private let cache = PageCache()
+
+    /// What a page's prefetch read, by entity and relationship.
+    private final class PageCache {
+        var rows: [Int: [Int64: RecordReader.StoredRow]] = [:]
+        var links: [ObjectIdentifier: [Int64: [Int64]]] = [:]
+    }
+
+    init(reader: RecordReader) { self.reader = reader }
+
+    /// Reads, a statement per entity and relationship, what the records of `rows` will need,
+    /// forgetting what the previous page read.
+    func prefetch(_ entity: EntityPlan, rows: [Int64], depth: Int, fields: FieldSelection) throws {
+        cache.rows = [:]
+        cache.links = [:]
+        try load(entity, rows: rows, depth: depth, fields: fields, level: 0)
+    }
+
+    private func load(_ entity: EntityPlan, rows: [Int64], depth: Int, fields: FieldSelection, level: Int) throws {
+        let missing = rows.filter { cache.rows[entity.index]?[$0] == nil }
+        guard !missing.isEmpty, level < Self.deepestPrefetch else { return }
+        cache.rows[entity.index, default: [:]].merge(try reader.storedRows(entity, rows: missing)) { $1 }
+        for relationship in entity.relationships where fields.includes(relationship.spec.name) {
+            let target = plan.entities[relationship.target]
+            let spec = relationship.spec
+            if target.spec.isOwned && !spec.isForward { continue }
+            var linked = try reader.store.linkedRows(relationship, of: entity, rows: missing)
+            for row in missing where linked[row] == nil { linked[row] = [] }
+            cache.links[ObjectIdentifier(relationship), default: [:]].merge(linked) { $1 }
+            let targets = Array(Set(linked.values.joined()))
+            if spec.isForward && spec.by != .id && (depth > 0 || target.spec.isOwned) {
+                try load(target, rows: targets, depth: max(depth - 1, 0), fields: .all, level: level + 1)
+            } else if !(target.keyIsRowID && spec.by != .object) {
+                let unread = targets.filter { cache.rows[target.index]?[$0] == nil }
+                cache.rows[target.index, default: [:]].merge(try reader.storedRows(target, rows: unread)) { $1 }
+            }
+        }
+    }
+
+    /// Levels of nesting read ahead; deeper ones are read row by row.
+    private static let deepestPrefetch = 16
+
+    private func storedRow(_ entity: EntityPlan, row: Int64) throws -> RecordReader.StoredRow {
+        if let known = cache.rows[entity.index]?[row] { return known }
+        return try reader.storedRow(entity, row: row)
+    }
+
+    private func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
+        if let known = cache.links[ObjectIdentifier(relationship)]?[row] { return known }
+        return try reader.linkedRows(relationship, of: entity, row: row)
+    }
 
     /// The record of `row` of `entity`, nesting forward relationships `depth` levels down.
     ///
     /// - Parameter fields: the properties to write (the root record's field selection).
     func record(_ entity: EntityPlan, row: Int64, depth: Int, fields: FieldSelection = .all) throws -> RecordObject {
-        let stored = try reader.storedRow(entity, row: row)
+        let stored = try storedRow(entity, row: row)
         return try record(entity, stored, row: row, depth: depth, fields: fields)
     }
 
@@ -47,12 +102,12 @@ struct RecordExporter {
         let target = plan.entities[relationship.target]
         let spec = relationship.spec
         if target.spec.isOwned && !spec.isForward { return nil }
-        let rows = try reader.linkedRows(relationship, of: entity, row: row)
+        let rows = try linkedRows(relationship, of: entity, row: row)
         let nests = spec.isForward && spec.by != .id && (depth > 0 || target.spec.isOwned)
         var values: [RecordValue] = []
         for linked in rows {
             if nests {
-                let stored = try reader.storedRow(target, row: linked)
+                let stored = try storedRow(target, row: linked)
                 if stored.isStub {
                     values.append(key(of: target, stored, by: spec.by))
                 } else {
@@ -61,7 +116,7 @@ struct RecordExporter {
             } else if target.keyIsRowID && spec.by != .object {
                 values.append(.int(linked))
             } else {
-                values.append(key(of: target, try reader.storedRow(target, row: linked), by: spec.by))
+                values.append(key(of: target, try storedRow(target, row: linked), by: spec.by))
             }
         }
         if spec.kind == .one { return values.first ?? .null }
