@@ -67,7 +67,7 @@ struct RecordExporter {
 
     private func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
         if let known = cache.links[ObjectIdentifier(relationship)]?[row] { return known }
-        return try reader.linkedRows(relationship, of: entity, row: row)
+        return try reader.store.linkedRows(relationship, of: entity, rows: [row])[row] ?? []
     }
 
     /// The record of `row` of `entity`, nesting forward relationships `depth` levels down.

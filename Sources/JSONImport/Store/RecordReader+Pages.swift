@@ -5,8 +5,9 @@ extension RecordReader {
     /// Rows read per statement.
     static let pageSize = 500
 
-    /// Rows `rows` of `entity` as records, in order (as ``record(_:row:fields:meta:)`` reads
-    /// each; a row that does not exist gives an empty record).
+    /// Rows `rows` of `entity` as records, in order: attributes, then relationships (the
+    /// target's key, or its nested record for an owned target), then bookkeeping with `meta`. A
+    /// row that does not exist gives an empty record.
     func records(_ entity: EntityPlan, rows: [Int64], fields: [String]? = nil, meta: Bool = false) throws -> [RecordObject] {
         var result: [RecordObject] = []
         result.reserveCapacity(rows.count)
@@ -21,28 +22,36 @@ extension RecordReader {
 
     private func pageOfRecords(_ entity: EntityPlan, rows: [Int64], fields: [String]?, meta: Bool) throws -> [RecordObject] {
         let spec = entity.spec
-        var columns = [entity.rowID] + spec.attributes.map { quote($0.name) }
+        var columns = spec.attributes.map { quote($0.name) }
         if meta {
             columns += spec.hasTimestamps ? ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""] : ["NULL", "NULL", "NULL"]
             columns.append(spec.isOwned ? "0" : "\"_stub\"")
         }
-        // The row id beside every column may pass the most a result can hold: read row by row.
-        guard columns.count <= EntitySpec.maximumColumns else {
-            return try rows.map { try record(entity, row: $0, fields: fields, meta: meta) }
-        }
-        let statement = try connection.statement(
-            "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
-        defer { statement.reset() }
-        statement.bind(Self.idList(Array(Set(rows))), at: 1)
         var stored: [Int64: (attributes: RecordObject, meta: [(String, RecordValue)])] = [:]
-        while try statement.step() {
+        let read = { (statement: SQLiteStatement, first: Int) in
             var all = RecordObject()
             for (i, attribute) in spec.attributes.enumerated() {
-                all[attribute.name] = Self.jsonValue(statement.value(at: i + 1), of: attribute)
+                all[attribute.name] = Self.jsonValue(statement.value(at: first + i), of: attribute)
             }
-            stored[statement.int64(at: 0)] = (all, meta ? Self.metaValues(statement, after: spec.attributes.count + 1) : [])
+            return (all, meta ? Self.metaValues(statement, after: first + spec.attributes.count) : [])
         }
-        statement.reset()
+        if columns.count < EntitySpec.maximumColumns {
+            let statement = try connection.statement(
+                "SELECT \(entity.rowID), \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
+            defer { statement.reset() }
+            statement.bind(Self.idList(Array(Set(rows))), at: 1)
+            while try statement.step() { stored[statement.int64(at: 0)] = read(statement, 1) }
+        } else {
+            // The row id beside every column would pass the most a result holds: row by row.
+            let statement = try connection.statement(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ?")
+            defer { statement.reset() }
+            for row in Set(rows) {
+                statement.reset()
+                statement.bind(row, at: 1)
+                if try statement.step() { stored[row] = read(statement, 0) }
+            }
+        }
         var relationships: [(name: String, values: [Int64: RecordValue])] = []
         for relationship in entity.relationships where fields?.contains(relationship.spec.name) ?? true {
             relationships.append((relationship.spec.name, try linkValues(relationship, of: entity, rows: Array(stored.keys))))
@@ -73,8 +82,8 @@ extension RecordReader {
         return values
     }
 
-    /// Each row's value of `relationship`, as ``links(_:of:row:)`` gives it: the target's key
-    /// (or nested owned record), or an array of them.
+    /// Each row's value of `relationship`: the target's key (or nested owned record), or an
+    /// array of them.
     private func linkValues(_ relationship: RelationshipPlan, of entity: EntityPlan, rows: [Int64]) throws -> [Int64: RecordValue] {
         var linked: [Int64: [Int64]] = [:]
         var start = 0
@@ -93,7 +102,8 @@ extension RecordReader {
         return result
     }
 
-    /// How each of `rows` of `target` appears when linked to, as ``reference(_:row:)`` gives it.
+    /// How each of `rows` of `target` appears when linked to: its primary key (an array for a
+    /// composite key), or, for an owned row, the nested record of its attributes.
     private func references(_ target: EntityPlan, rows: [Int64]) throws -> [Int64: RecordValue] {
         guard !rows.isEmpty else { return [:] }
         if target.spec.isOwned {
