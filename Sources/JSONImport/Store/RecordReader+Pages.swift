@@ -39,7 +39,7 @@ extension RecordReader {
             let statement = try connection.statement(
                 "SELECT \(entity.rowID), \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
             defer { statement.reset() }
-            statement.bind(Self.idList(Array(Set(rows))), at: 1)
+            statement.bind(Store.idList(Array(Set(rows))), at: 1)
             while try statement.step() { stored[statement.int64(at: 0)] = read(statement, 1) }
         } else {
             // The row id beside every column would pass the most a result holds: row by row.
@@ -112,10 +112,5 @@ extension RecordReader {
         }
         if target.keyIsRowID { return Dictionary(uniqueKeysWithValues: rows.map { ($0, RecordValue.int($0)) }) }
         return Dictionary(try store.keys(of: target, rows: rows)) { first, _ in first }
-    }
-
-    /// Row ids as the JSON array `json_each` reads.
-    static func idList(_ rows: [Int64]) -> StoredValue {
-        .text("[" + rows.map(String.init).joined(separator: ",") + "]")
     }
 }

@@ -56,7 +56,7 @@ struct RecordReader {
         while start < rows.count {
             let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
             statement.reset()
-            statement.bind(Self.idList(page), at: 1)
+            statement.bind(Store.idList(page), at: 1)
             while try statement.step() {
                 let values = spec.attributes.indices.map { statement.value(at: $0 + 1) }
                 result[statement.int64(at: 0)] = StoredRow(values: values, isStub: statement.int64(at: spec.attributes.count + 1) != 0)

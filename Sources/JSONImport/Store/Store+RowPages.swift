@@ -65,7 +65,7 @@ extension Store {
     }
 
     /// Row ids as the JSON array `json_each` reads.
-    private static func idList(_ rows: [Int64]) -> String {
+    static func idList(_ rows: [Int64]) -> String {
         "[" + rows.map(String.init).joined(separator: ",") + "]"
     }
 }
