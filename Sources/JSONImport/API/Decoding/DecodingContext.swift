@@ -15,18 +15,29 @@
 /// data stops, or at the first repeated row.
 final class DecodingContext {
     let store: Store
-    private var attributes: [RowRef: [StoredValue]] = [:]
     /// The rows being decoded along the current path, outermost first (a few at most).
-    private var path: [RowRef] = []
-    /// Per entity: rows expected to be decoded soon (the page, the rows links reached), read
-    /// with the next row of the entity that is needed.
-    private var pending: [Int: Set<Int64>] = [:]
-    /// Per entity: the rows whose attributes were read, in reading order.
-    private var read: [Int: [Int64]] = [:]
-    /// Links read, by relationship (entity, index among its relationships) and row.
-    private var links: [LinkRef: [Int64]] = [:]
-    /// Per relationship: how many of the entity's `read` rows have their links read.
-    private var linksRead: [LinkRef: Int] = [:]
+    @exclusivity(unchecked) private var path: [RowRef] = []
+    /// What the page read, per entity (by index).
+    @exclusivity(unchecked) private var pages: [EntityPage]
+
+    /// What a page read of one entity's rows.
+    private struct EntityPage {
+        var attributes: [Int64: [StoredValue]] = [:]
+        /// Rows expected to be decoded soon (the page, the rows links reached), read with the
+        /// next row of the entity that is needed.
+        var pending: Set<Int64> = []
+        /// The rows whose attributes were read, in reading order.
+        var read: [Int64] = []
+        /// Per relationship (by index among the entity's): links read, by row.
+        var links: [[Int64: [Int64]]]
+        /// Per relationship: how many of the `read` rows have their links read.
+        var linksRead: [Int]
+
+        init(relationships: Int) {
+            links = Array(repeating: [:], count: relationships)
+            linksRead = Array(repeating: 0, count: relationships)
+        }
+    }
 
     /// Root rows decoded per page, and rows read per statement.
     static let pageSize = 500
@@ -36,14 +47,9 @@ final class DecodingContext {
         let row: Int64
     }
 
-    private struct LinkRef: Hashable {
-        let entity: Int
-        let relationship: Int
-        var row: Int64 = 0
-    }
-
     init(store: Store) {
         self.store = store
+        self.pages = store.plan.entities.map { EntityPage(relationships: $0.relationships.count) }
     }
 
     var plan: ImportPlan { store.plan }
@@ -65,7 +71,7 @@ final class DecodingContext {
         while start < rows.count {
             let page = rows[start..<min(start + Self.pageSize, rows.count)]
             forgetPage()
-            pending[entity.index] = Set(page)
+            pages[entity.index].pending = Set(page)
             for row in page { result.append(try body(row)) }
             start += page.count
         }
@@ -74,11 +80,7 @@ final class DecodingContext {
     }
 
     private func forgetPage() {
-        attributes = [:]
-        pending = [:]
-        read = [:]
-        links = [:]
-        linksRead = [:]
+        pages = plan.entities.map { EntityPage(relationships: $0.relationships.count) }
     }
 
     /// Decodes row `row` of `entity` as a `T`.
@@ -94,20 +96,18 @@ final class DecodingContext {
 
     /// The stored attribute values of a row, in attribute order.
     func values(_ entity: EntityPlan, row: Int64, path: CodingPath) throws -> [StoredValue] {
-        let ref = RowRef(entity: entity.index, row: row)
-        if let known = attributes[ref] { return known }
+        let e = entity.index
+        if let known = pages[e].attributes[row] { return known }
         var batch = [row]
-        var waiting = pending[entity.index] ?? []
-        waiting.remove(row)
-        while batch.count < Self.pageSize, let next = waiting.popFirst() {
-            if attributes[RowRef(entity: entity.index, row: next)] == nil { batch.append(next) }
+        pages[e].pending.remove(row)
+        while batch.count < Self.pageSize, let next = pages[e].pending.popFirst() {
+            if pages[e].attributes[next] == nil { batch.append(next) }
         }
-        pending[entity.index] = waiting
         for (found, values) in try store.attributeValues(of: entity, rows: batch) {
-            attributes[RowRef(entity: entity.index, row: found)] = values
-            read[entity.index, default: []].append(found)
+            pages[e].attributes[found] = values
+            pages[e].read.append(found)
         }
-        guard let values = attributes[ref] else {
+        guard let values = pages[e].attributes[row] else {
             throw DecodingError.valueNotFound(Any.self, .init(
                 codingPath: path.keys, debugDescription: "\(entity.spec.name) row \(row) no longer exists"))
         }
@@ -116,26 +116,21 @@ final class DecodingContext {
 
     /// The rows a relationship of a row links to, in link order.
     func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
-        let index = entity.relationships.firstIndex { $0 === relationship }!
-        let key = LinkRef(entity: entity.index, relationship: index, row: row)
-        if let known = links[key] { return known }
-        let cursor = LinkRef(entity: entity.index, relationship: index)
-        let rowsRead = read[entity.index] ?? []
-        let start = linksRead[cursor] ?? 0
+        let e = entity.index
+        let r = entity.relationships.firstIndex { $0 === relationship }!
+        if let known = pages[e].links[r][row] { return known }
+        let start = pages[e].linksRead[r]
         var batch = [row]
-        for other in rowsRead[start...].prefix(Self.pageSize - 1) where other != row { batch.append(other) }
-        linksRead[cursor] = min(rowsRead.count, start + Self.pageSize - 1)
+        for other in pages[e].read[start...].prefix(Self.pageSize - 1) where other != row { batch.append(other) }
+        pages[e].linksRead[r] = min(pages[e].read.count, start + Self.pageSize - 1)
         let found = try store.linkedRows(relationship, of: entity, rows: batch)
-        var reached = pending[relationship.target] ?? []
+        let t = relationship.target
         for source in batch {
             let targets = found[source] ?? []
-            links[LinkRef(entity: entity.index, relationship: index, row: source)] = targets
-            for target in targets where attributes[RowRef(entity: relationship.target, row: target)] == nil {
-                reached.insert(target)
-            }
+            pages[e].links[r][source] = targets
+            for target in targets where pages[t].attributes[target] == nil { pages[t].pending.insert(target) }
         }
-        pending[relationship.target] = reached
-        return links[key]!
+        return pages[e].links[r][row]!
     }
 
     /// `true` when the row is being decoded further up the current path.
