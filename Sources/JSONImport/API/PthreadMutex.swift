@@ -14,6 +14,9 @@
 /// reports the accesses such a mutex orders as data races. It does intercept
 /// `pthread_mutex_lock` and `pthread_mutex_unlock`, so with this type it checks the guarded
 /// state instead of flagging it.
+///
+/// `@unchecked Sendable`: `value` is read and written only between `pthread_mutex_lock` and
+/// `pthread_mutex_unlock` of its own mutex.
 final class PthreadMutex<Value: Sendable>: @unchecked Sendable {
     // Unchecked because `value` is mutable: it is only touched while `mutex` is locked.
     // The value lives behind a pointer, not in a stored property: ThreadSanitizer places the

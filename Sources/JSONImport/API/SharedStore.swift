@@ -21,6 +21,9 @@ import Synchronization
 ///   observers, outside the lock, in commit order.
 /// - The locks are ``PthreadMutex``es rather than `Synchronization.Mutex`, so that
 ///   ThreadSanitizer sees them (README, Sanitizers).
+///
+/// `@unchecked Sendable`: the writer store is touched only while its ``PthreadMutex`` is held,
+/// the readers only as `idleReaders` hands them out, the deliveries under their own mutex.
 final class SharedStore: @unchecked Sendable {
     // Unchecked because `writer` is not Sendable: it is only used by the thread recorded in
     // `owner`, which holds `lock`. A reader `Store` is only used by the thread that took it out
@@ -111,6 +114,9 @@ final class SharedStore: @unchecked Sendable {
 }
 
 /// A read-only store kept for reuse.
+///
+/// `@unchecked Sendable`: one thread at a time uses it, as `idleReaders` (a ``PthreadMutex``)
+/// hands it out and takes it back; its store is never touched while it sits there.
 private final class ReaderConnection: @unchecked Sendable {
     // Unchecked because `Store` is not Sendable: a reader is only used by the one thread that
     // took it out of `SharedStore.idleReaders`, the mutex that hands it out.
