@@ -31,7 +31,7 @@ extension Mapper {
     public func setValidator(for entity: String, _ validator: (@Sendable (RecordFields) throws -> Void)?) throws {
         try store.withLock { store in
             let plan = try store.entityPlan(entity)
-            store.hooks.validators[plan.index] = validator
+            self.store.validators[plan.index] = validator
         }
     }
 

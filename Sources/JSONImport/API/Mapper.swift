@@ -146,6 +146,7 @@ public final class Mapper: Sendable {
                 throw ImportError(code: .usage, message: "unknown entity '\(entity)'\(hint)", report: ImportReport(entity: entity))
             }
             var run = ImportRun(store: store, entity: plan, options: options, now: now)
+            run.validators = self.store.validators
             run.progress = progress
             run.keepsRootRows = keepingRootRows
             return try run.run(sources)

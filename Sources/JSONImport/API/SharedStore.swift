@@ -36,13 +36,16 @@ final class SharedStore: @unchecked Sendable {
     private let idleReaders = PthreadMutex<[ReaderConnection]>([])
     private let deliveries = PthreadMutex<DeliveryQueue>(DeliveryQueue())
     let observers = ObserverRegistry()
+    /// Validation hooks by entity index (see ``Mapper/setValidator(for:_:)``); read and written
+    /// only while the write lock is held.
+    var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
     /// Shares `writer`; `readers` is the file readers open (`nil` for an in-memory store).
     init(_ writer: Store, readers: String?, busyTimeout: Double) {
         self.writer = writer
         self.readerPath = readers
         self.busyTimeout = busyTimeout
-        writer.hooks.observers = observers
+        writer.writeState.listens = { [observers] in !observers.isEmpty }
     }
 
     /// Runs `body` with the writer, holding the write lock (again, if this thread holds it).
@@ -55,8 +58,8 @@ final class SharedStore: @unchecked Sendable {
             owner.store(me, ordering: .relaxed)
             result = Result { try body(writer) }
             owner.store(0, ordering: .relaxed)
-            let committed = writer.hooks.committed
-            writer.hooks.committed = []
+            let committed = writer.writeState.committed
+            writer.writeState.committed = []
             if !committed.isEmpty { deliveries.withLock { $0.pending += committed } }
         }
         deliverPending()

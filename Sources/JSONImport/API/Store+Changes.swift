@@ -3,7 +3,7 @@ extension Store {
     /// What an operation did, by key, when observers want to know (else `nil`): the tracker's
     /// inserted and updated rows, read while they still exist, and the deleted rows' keys.
     func changeLog(_ tracker: RowTracker, deletions: [Deletion]) throws -> ChangeLog? {
-        guard hooks.collectsChanges else { return nil }
+        guard writeState.collectsChanges else { return nil }
         var log = ChangeLog()
         for entity in plan.entities {
             var inserted = Set<Int64>()

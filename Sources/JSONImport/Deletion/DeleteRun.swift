@@ -46,7 +46,7 @@ struct DeleteRun {
         _ report: ImportReport, _ body: (Deleter, RowTracker) throws -> [Deletion]
     ) throws -> ImportReport {
         let deleter = Deleter(store: store)
-        deleter.readsKeys = explain || store.hooks.collectsChanges
+        deleter.readsKeys = explain || store.writeState.collectsChanges
         let tracker = RowTracker(keyIsRowID: store.plan.entities.map(\.keyIsRowID))
         var report = report
         try store.write(deciding: {

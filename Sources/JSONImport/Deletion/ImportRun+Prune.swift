@@ -8,7 +8,7 @@ extension ImportRun {
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
     func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
         let deleter = Deleter(store: store)
-        deleter.readsKeys = options.explain || store.hooks.collectsChanges
+        deleter.readsKeys = options.explain || store.writeState.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
         if options.prune {

@@ -52,7 +52,7 @@ struct ImportRun {
     /// One pass over the payloads, leaving out the records of `refused` with their errors.
     private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
         let importer = Importer(store: store, now: now)
-        importer.validators = store.hooks.validators.merging(validators) { $1 }
+        importer.validators = validators
         var report = ImportReport(entity: entity.spec.name)
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
@@ -62,8 +62,8 @@ struct ImportRun {
         var skippedKeys: [[StoredValue]] = []
         do {
             return try store.write(checkingForeignKeys: false, deciding: {
-                store.hooks.isImporting = true
-                defer { store.hooks.isImporting = false }
+                store.writeState.isImporting = true
+                defer { store.writeState.isImporting = false }
                 try importer.noteEmptyTables()
                 for (position, source) in sources.enumerated() {
                     let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()

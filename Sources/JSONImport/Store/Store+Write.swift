@@ -26,44 +26,44 @@ extension Store {
     ///   it joins; it is back on when the transaction ends. A write nested in an open one keeps
     ///   that one's setting (the pragma cannot change inside a transaction).
     func write<T>(checkingForeignKeys: Bool = true, deciding body: () throws -> WriteOutcome<T>) throws -> T {
-        guard !hooks.isImporting else {
+        guard !writeState.isImporting else {
             throw StoreError(
                 .writeDuringImport,
                 "cannot write through the mapper while an import is running (from a validator or progress handler)")
         }
-        let isOutermost = hooks.scopes.isEmpty
+        let isOutermost = writeState.scopes.isEmpty
         if isOutermost {
             if checkingForeignKeys {
                 restoreForeignKeys()
             } else {
                 try connection.execute("PRAGMA foreign_keys = OFF")
-                hooks.foreignKeysSetAside = true
+                writeState.foreignKeysSetAside = true
             }
         }
         defer { if isOutermost { restoreForeignKeys() } }
-        hooks.scopes.append(ChangeLog())
+        writeState.scopes.append(ChangeLog())
         var kept: ChangeLog?
         let value: T
         do {
             value = try connection.transaction(.write) {
                 let outcome = try body()
                 if outcome.keepsWork {
-                    kept = hooks.scopes[hooks.scopes.count - 1]
+                    kept = writeState.scopes[writeState.scopes.count - 1]
                     if let changes = outcome.changes { kept!.merge(changes) }
                 }
                 return ScopeOutcome(value: outcome.value, keepsWork: outcome.keepsWork)
             }
         } catch {
-            hooks.scopes.removeLast()
+            writeState.scopes.removeLast()
             throw error
         }
-        hooks.scopes.removeLast()
+        writeState.scopes.removeLast()
         if let kept {
             if isOutermost {
                 let done = kept.changes(in: plan)
-                if !done.isEmpty { hooks.committed.append(done) }
+                if !done.isEmpty { writeState.committed.append(done) }
             } else {
-                hooks.scopes[hooks.scopes.count - 1].merge(kept)
+                writeState.scopes[writeState.scopes.count - 1].merge(kept)
             }
         }
         return value
@@ -73,8 +73,8 @@ extension Store {
     /// (outside a transaction only: the pragma does nothing inside one, so a transaction a failed
     /// `ROLLBACK` left open keeps it off until the next write begins).
     private func restoreForeignKeys() {
-        guard hooks.foreignKeysSetAside, !connection.isInTransaction else { return }
+        guard writeState.foreignKeysSetAside, !connection.isInTransaction else { return }
         try? connection.execute("PRAGMA foreign_keys = ON")
-        hooks.foreignKeysSetAside = false
+        writeState.foreignKeysSetAside = false
     }
 }

@@ -7,8 +7,8 @@ final class Store {
     let connection: SQLiteConnection
     let spec: MappingSpec
     let plan: ImportPlan
-    /// Validators, the write scope and the changes waiting for observers (Swift API).
-    var hooks = StoreHooks()
+    /// The open write scopes and the changes waiting to be handed on.
+    var writeState = WriteState()
     /// The importer's row path, its statements prepared once for the store's life.
     private(set) lazy var importRows: any ImportRows = SQLiteImportRows(connection: connection)
 
