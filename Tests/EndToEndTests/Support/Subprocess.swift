@@ -25,9 +25,11 @@ enum Subprocess {
         _ executable: URL, _ arguments: [String], environment: [String: String],
         stdin: String? = nil, in directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> CLIResult {
+        let (launched, launchArguments, script) = try throughShellIfLong(executable, arguments)
+        defer { if let script { try? FileManager.default.removeItem(at: script) } }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = launched
+        process.arguments = launchArguments
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
@@ -58,6 +60,22 @@ enum Subprocess {
             exitCode: process.terminationStatus, stdout: stdoutDrain.waitForText(),
             stderr: stderrDrain.waitForText(),
             signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+    }
+
+    /// Arguments past this many bytes go through a shell script.
+    private static let longArguments = 32 * 1024
+
+    /// `executable` and `arguments` as given, or, when the arguments are long (100,000 ids),
+    /// `/bin/sh` running a script that execs them: Foundation's `Process.run` has been seen to
+    /// read past the end of a buffer copying a long argument list, while the shell hands it to
+    /// the kernel as is. Returns the script to delete afterwards.
+    private static func throughShellIfLong(_ executable: URL, _ arguments: [String]) throws -> (URL, [String], URL?) {
+        guard arguments.reduce(0, { $0 + $1.utf8.count + 1 }) > longArguments else { return (executable, arguments, nil) }
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-args-\(UUID().uuidString).sh")
+        let text = "exec " + ([executable.path] + arguments).map(quoted).joined(separator: " ") + "\n"
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        return (URL(fileURLWithPath: "/bin/sh"), [script.path], script)
     }
 
     /// Writes `data` to the child's stdin on a thread of its own, then closes it.
