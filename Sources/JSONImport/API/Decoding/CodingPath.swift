@@ -2,33 +2,27 @@
 /// and made into the array `Decoder.codingPath` gives only when something asks (an error, or
 /// a type that reads its path). Building the array at every level cost an allocation and a
 /// copy of the path per decoded value.
+///
+/// The decoders of rows and relationships are nodes themselves (``CodingPathNode``
+/// subclasses), so descending one level costs the one object the decoder is anyway.
 struct CodingPath {
-    private final class Node {
-        let parent: Node?
-        let key: any CodingKey
-
-        init(parent: Node?, key: any CodingKey) {
-            self.parent = parent
-            self.key = key
-        }
-    }
-
-    private let node: Node?
+    private let node: CodingPathNode?
 
     /// The empty path, of a top-level value.
     static var root: CodingPath { CodingPath(node: nil) }
 
-    private init(node: Node?) { self.node = node }
+    /// The path ending at `node`.
+    init(node: CodingPathNode?) { self.node = node }
 
     /// The path one level down, at `key`.
-    func appending(_ key: any CodingKey) -> CodingPath { CodingPath(node: Node(parent: node, key: key)) }
+    func appending(_ key: any CodingKey) -> CodingPath { CodingPath(node: CodingPathNode(parent: self, key: key)) }
 
     /// The keys from the top down.
     var keys: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = self.node
         while let current = node {
-            keys.append(current.key)
+            if let key = current.key { keys.append(key) }
             node = current.parent
         }
         return keys.reversed()
@@ -39,4 +33,19 @@ struct CodingPath {
         guard let key else { return keys }
         return keys + [key]
     }
+}
+
+/// One level of a ``CodingPath``: the key it is at (none for a top-level value) below its parent.
+class CodingPathNode {
+    let parent: CodingPathNode?
+    let key: (any CodingKey)?
+
+    init(parent: CodingPath, key: (any CodingKey)?) {
+        self.parent = parent.lastNode
+        self.key = key
+    }
+}
+
+extension CodingPath {
+    fileprivate var lastNode: CodingPathNode? { node }
 }

@@ -85,12 +85,12 @@ final class DecodingContext {
 
     /// Decodes row `row` of `entity` as a `T`.
     func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, row: Int64) throws -> T {
-        try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, path: .root))
+        try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, parent: .root, key: nil))
     }
 
     /// Decodes one property of row `row` of `entity` as a `T`.
     func decode<T: Decodable>(_ type: T.Type, property: String, entity: EntityPlan, row: Int64) throws -> T {
-        let decoder = RowDecoder(context: self, entity: entity, row: row, path: .root)
+        let decoder = RowDecoder(context: self, entity: entity, row: row, parent: .root, key: nil)
         return try decoder.container(keyedBy: IndexKey.self).decode(type, forKey: IndexKey(property))
     }
 

@@ -1,11 +1,19 @@
 /// Decodes a to-many relationship: an unkeyed container of its target rows, in link order.
-struct LinksDecoder: Decoder {
+final class LinksDecoder: CodingPathNode, Decoder {
     let context: DecodingContext
     let target: EntityPlan
     let rows: [Int64]
-    let path: CodingPath
+    var path: CodingPath { CodingPath(node: self) }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// The decoder of the linked `rows` of `target`, at `key` below `parent`.
+    init(context: DecodingContext, target: EntityPlan, rows: [Int64], parent: CodingPath, key: any CodingKey) {
+        self.context = context
+        self.target = target
+        self.rows = rows
+        super.init(parent: parent, key: key)
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw mismatch()
@@ -40,7 +48,7 @@ private struct LinksContainer: UnkeyedDecodingContainer {
         defer { currentIndex += 1 }
         return RowDecoder(
             context: decoder.context, entity: decoder.target, row: decoder.rows[currentIndex],
-            path: decoder.path.appending(IndexKey(currentIndex)))
+            parent: decoder.path, key: IndexKey(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool { false }

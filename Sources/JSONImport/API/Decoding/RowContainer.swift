@@ -79,15 +79,15 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let isMany = relationship.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
-            return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], path: decoder.path.appending(key)))
+            return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], parent: decoder.path, key: key))
         }
         let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
         return try context.nesting(entity, decoder.row) {
             if isMany {
-                return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, path: decoder.path.appending(key)))
+                return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key))
             }
             guard let row = rows.first else { return nil }
-            return try RowDecoder.decode(type, from: RowDecoder(context: context, entity: target, row: row, path: decoder.path.appending(key)))
+            return try RowDecoder.decode(type, from: RowDecoder(context: context, entity: target, row: row, parent: decoder.path, key: key))
         }
     }
 
@@ -111,13 +111,13 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let target = context.plan.entities[relationship.target]
             let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
             if relationship.spec.kind == .many {
-                return LinksDecoder(context: context, target: target, rows: rows, path: decoder.path.appending(key))
+                return LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key)
             }
             guard let row = rows.first else {
                 throw DecodingError.valueNotFound(Any.self, .init(
                     codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' links to no \(target.spec.name)"))
             }
-            return RowDecoder(context: context, entity: target, row: row, path: decoder.path.appending(key))
+            return RowDecoder(context: context, entity: target, row: row, parent: decoder.path, key: key)
         case nil: throw notFound(key)
         }
     }

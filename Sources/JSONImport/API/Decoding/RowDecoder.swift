@@ -5,22 +5,26 @@
 /// unkeyed container the values of a composite key. That is what lets a relationship property
 /// be either a nested value (`var address: Address?`, `var repos: [Repo]`) or keys
 /// (`var followers: [Int]`): each target row is read only as far as the property's type asks.
-struct RowDecoder: Decoder {
+///
+/// A class, and its own node of the coding path, so that handing it over as `any Decoder`
+/// costs no box beside it.
+final class RowDecoder: CodingPathNode, Decoder {
     let context: DecodingContext
     let entity: EntityPlan
     let row: Int64
     /// The row is already being decoded further up the path: its relationships do not nest.
     let isRepeat: Bool
-    let path: CodingPath
+    var path: CodingPath { CodingPath(node: self) }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(context: DecodingContext, entity: EntityPlan, row: Int64, path: CodingPath) {
+    /// The decoder of `row` of `entity`, at `key` below `parent` (`nil` for a top-level value).
+    init(context: DecodingContext, entity: EntityPlan, row: Int64, parent: CodingPath, key: (any CodingKey)?) {
         self.context = context
         self.entity = entity
         self.row = row
         self.isRepeat = context.isOnPath(entity, row)
-        self.path = path
+        super.init(parent: parent, key: key)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
