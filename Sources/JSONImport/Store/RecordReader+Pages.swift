@@ -2,21 +2,13 @@
 /// per relationship their links, and one per target entity the keys (or nested owned records)
 /// those links point at, instead of a few statements per row.
 extension RecordReader {
-    /// Rows read per statement.
-    static let pageSize = 500
-
     /// Rows `rows` of `entity` as records, in order: attributes, then relationships (the
     /// target's key, or its nested record for an owned target), then bookkeeping with `meta`. A
     /// row that does not exist gives an empty record.
     func records(_ entity: EntityPlan, rows: [Int64], fields: [String]? = nil, meta: Bool = false) throws -> [RecordObject] {
         var result: [RecordObject] = []
         result.reserveCapacity(rows.count)
-        var start = 0
-        while start < rows.count {
-            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
-            result += try pageOfRecords(entity, rows: page, fields: fields, meta: meta)
-            start += page.count
-        }
+        for page in Store.pages(of: rows) { result += try pageOfRecords(entity, rows: page, fields: fields, meta: meta) }
         return result
     }
 
@@ -86,12 +78,7 @@ extension RecordReader {
     /// array of them.
     private func linkValues(_ relationship: RelationshipPlan, of entity: EntityPlan, rows: [Int64]) throws -> [Int64: RecordValue] {
         var linked: [Int64: [Int64]] = [:]
-        var start = 0
-        while start < rows.count {
-            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
-            linked.merge(try store.linkedRows(relationship, of: entity, rows: page)) { $1 }
-            start += page.count
-        }
+        for page in Store.pages(of: rows) { linked.merge(try store.linkedRows(relationship, of: entity, rows: page)) { $1 } }
         let target = plan.entities[relationship.target]
         let references = try self.references(target, rows: Array(Set(linked.values.joined())))
         var result: [Int64: RecordValue] = [:]

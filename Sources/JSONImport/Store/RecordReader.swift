@@ -52,16 +52,13 @@ struct RecordReader {
         let statement = try connection.statement(
             "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
         defer { statement.reset() }
-        var start = 0
-        while start < rows.count {
-            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
+        for page in Store.pages(of: rows) {
             statement.reset()
             statement.bind(Store.idList(page), at: 1)
             while try statement.step() {
                 let values = spec.attributes.indices.map { statement.value(at: $0 + 1) }
                 result[statement.int64(at: 0)] = StoredRow(values: values, isStub: statement.int64(at: spec.attributes.count + 1) != 0)
             }
-            start += page.count
         }
         return result
     }

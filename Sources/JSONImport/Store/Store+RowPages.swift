@@ -64,6 +64,14 @@ extension Store {
         return result.sorted { $0.0 < $1.0 }
     }
 
+    /// Rows read per statement when a read goes a page at a time.
+    static let rowsPerStatement = 500
+
+    /// `rows` in pages of ``rowsPerStatement``, in order.
+    static func pages(of rows: [Int64]) -> [[Int64]] {
+        stride(from: 0, to: rows.count, by: rowsPerStatement).map { Array(rows[$0..<min($0 + rowsPerStatement, rows.count)]) }
+    }
+
     /// Row ids as the JSON array `json_each` reads.
     static func idList(_ rows: [Int64]) -> String {
         "[" + rows.map(String.init).joined(separator: ",") + "]"
