@@ -107,7 +107,6 @@ extension Mapper {
 extension Store {
     /// Decodes the rows that still exist among `rows` (keeping their order and repeats).
     func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
-        let existing = Set(try keys(of: entity, rows: Array(Set(rows))).map(\.0))
-        return try DecodingContext(store: self).decodeAll(type, entity: entity, rows: rows.filter(existing.contains))
+        try DecodingContext(store: self).decodeExisting(type, entity: entity, rows: rows)
     }
 }

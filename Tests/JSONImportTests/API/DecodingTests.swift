@@ -211,4 +211,47 @@ let catalogYAML = """
         #expect(one.followers[0].followers.map(\.id) == [3, 1])
         #expect(one.followers[0].followers[1].followers.isEmpty)
     }
+
+    /// Rows are read a page at a time, by id range when the ids are dense and by id list when
+    /// they are scattered: both give exactly the rows asked for, with their own links.
+    @Test func denseAndScatteredRowsDecodeAlike() throws {
+        struct Shelf: Codable, ImportableEntity, Equatable {
+            var id: Int
+            var name: String
+            var books: [Book]
+            var featured: Book?
+        }
+        struct Book: Codable, ImportableEntity, Equatable {
+            var id: Int
+            var title: String
+        }
+        let yaml = """
+            entities:
+              Shelf:
+                primaryKey: id
+                attributes: { id: int, name: string }
+                relationships:
+                  books: { to: Book, kind: many }
+                  featured: { to: Book, kind: one }
+              Book:
+                primaryKey: id
+                attributes: { id: int, title: string }
+            """
+        let mapper = try makeMapper(yaml)
+        // Shelves 1-6 are dense; 4_000_000_000_000 and -9 are far apart. Books likewise.
+        let ids = [1, 2, 3, 4, 5, 6, 4_000_000_000_000, -9]
+        let shelves = ids.map { id in
+            Shelf(
+                id: id, name: "shelf \(id)",
+                books: [Book(id: id * 10 + 1, title: "b\(id)a"), Book(id: id * 10 + 2, title: "b\(id)b")],
+                featured: id % 2 == 0 ? Book(id: id * 10 + 2, title: "b\(id)b") : nil)
+        }
+        try mapper.importData(JSONEncoder().encode(shelves), as: "Shelf")
+        #expect(try mapper.all(Shelf.self).sorted { $0.id < $1.id } == shelves.sorted { $0.id < $1.id })
+        // 1, 3 and 5 span a range holding 2 and 4, which must not be read as theirs.
+        let odd = try mapper.find(Shelf.self, ids: [5, 1, 3])
+        #expect(odd == [shelves[4], shelves[0], shelves[2]])
+        let scattered = try mapper.find(Shelf.self, ids: [-9, 4_000_000_000_000, 2])
+        #expect(scattered == [shelves[7], shelves[6], shelves[1]])
+    }
 }

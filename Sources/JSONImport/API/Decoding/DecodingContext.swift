@@ -15,29 +15,11 @@
 /// data stops, or at the first repeated row.
 final class DecodingContext {
     let store: Store
+    let plan: ImportPlan
     /// The rows being decoded along the current path, outermost first (a few at most).
     @exclusivity(unchecked) private var path: [RowRef] = []
     /// What the page read, per entity (by index).
-    @exclusivity(unchecked) private var pages: [EntityPage]
-
-    /// What a page read of one entity's rows.
-    private struct EntityPage {
-        var attributes: [Int64: [StoredValue]] = [:]
-        /// Rows expected to be decoded soon (the page, the rows links reached), read with the
-        /// next row of the entity that is needed.
-        var pending: Set<Int64> = []
-        /// The rows whose attributes were read, in reading order.
-        var read: [Int64] = []
-        /// Per relationship (by index among the entity's): links read, by row.
-        var links: [[Int64: [Int64]]]
-        /// Per relationship: how many of the `read` rows have their links read.
-        var linksRead: [Int]
-
-        init(relationships: Int) {
-            links = Array(repeating: [:], count: relationships)
-            linksRead = Array(repeating: 0, count: relationships)
-        }
-    }
+    @exclusivity(unchecked) private var pages: [EntityPage] = []
 
     /// Root rows decoded per page, and rows read per statement.
     static let pageSize = 500
@@ -49,14 +31,23 @@ final class DecodingContext {
 
     init(store: Store) {
         self.store = store
-        self.pages = store.plan.entities.map { EntityPage(relationships: $0.relationships.count) }
+        self.plan = store.plan
+        forgetPage()
     }
-
-    var plan: ImportPlan { store.plan }
 
     /// Decodes `rows` of `entity` as `T`s, in order, a page at a time.
     func decodeAll<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
         try paged(entity, rows) { try decode(type, entity: entity, row: $0) }
+    }
+
+    /// Decodes those of `rows` of `entity` that exist as `T`s, in order (repeats kept), a page
+    /// at a time.
+    func decodeExisting<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
+        let decoded = try paged(entity, rows) { row -> T? in
+            guard try exists(entity, row: row) else { return nil }
+            return try decode(type, entity: entity, row: row)
+        }
+        return decoded.compactMap { $0 }
     }
 
     /// Decodes one property of each of `rows` of `entity` as a `T`, in order, a page at a time.
@@ -71,7 +62,7 @@ final class DecodingContext {
         while start < rows.count {
             let page = rows[start..<min(start + Self.pageSize, rows.count)]
             forgetPage()
-            pages[entity.index].pending = Set(page)
+            for row in page { pages[entity.index].expect(row) }
             for row in page { result.append(try body(row)) }
             start += page.count
         }
@@ -80,7 +71,7 @@ final class DecodingContext {
     }
 
     private func forgetPage() {
-        pages = plan.entities.map { EntityPage(relationships: $0.relationships.count) }
+        pages = plan.entities.map(EntityPage.init)
     }
 
     /// Decodes row `row` of `entity` as a `T`.
@@ -94,43 +85,36 @@ final class DecodingContext {
         return try decoder.container(keyedBy: IndexKey.self).decode(type, forKey: IndexKey(property))
     }
 
-    /// The stored attribute values of a row, in attribute order.
-    func values(_ entity: EntityPlan, row: Int64, path: CodingPath) throws -> [StoredValue] {
-        let e = entity.index
-        if let known = pages[e].attributes[row] { return known }
-        var batch = [row]
-        pages[e].pending.remove(row)
-        while batch.count < Self.pageSize, let next = pages[e].pending.popFirst() {
-            if pages[e].attributes[next] == nil { batch.append(next) }
-        }
-        for (found, values) in try store.attributeValues(of: entity, rows: batch) {
-            pages[e].attributes[found] = values
-            pages[e].read.append(found)
-        }
-        guard let values = pages[e].attributes[row] else {
+    /// The page of `entity`'s rows and the slot of `row` in it, reading the row with the rows
+    /// expected next when it is not read yet.
+    func slot(_ entity: EntityPlan, row: Int64, path: CodingPath) throws -> (page: EntityPage, slot: Int) {
+        let page = pages[entity.index]
+        if let slot = page.slots[row] { return (page, slot) }
+        try page.read(row, from: store)
+        guard let slot = page.slots[row] else {
             throw DecodingError.valueNotFound(Any.self, .init(
                 codingPath: path.keys, debugDescription: "\(entity.spec.name) row \(row) no longer exists"))
         }
-        return values
+        return (page, slot)
     }
 
-    /// The rows a relationship of a row links to, in link order.
-    func linkedRows(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64) throws -> [Int64] {
-        let e = entity.index
-        let r = entity.relationships.firstIndex { $0 === relationship }!
-        if let known = pages[e].links[r][row] { return known }
-        let start = pages[e].linksRead[r]
-        var batch = [row]
-        for other in pages[e].read[start...].prefix(Self.pageSize - 1) where other != row { batch.append(other) }
-        pages[e].linksRead[r] = min(pages[e].read.count, start + Self.pageSize - 1)
-        let found = try store.linkedRows(relationship, of: entity, rows: batch)
-        let t = relationship.target
-        for source in batch {
-            let targets = found[source] ?? []
-            pages[e].links[r][source] = targets
-            for target in targets where pages[t].attributes[target] == nil { pages[t].pending.insert(target) }
+    /// `true` when `row` of `entity` exists (read with the rows expected next).
+    private func exists(_ entity: EntityPlan, row: Int64) throws -> Bool {
+        let page = pages[entity.index]
+        if page.slots[row] == nil { try page.read(row, from: store) }
+        return page.slots[row] != nil
+    }
+
+    /// The rows relationship number `index` of `entity` links `row` to, in link order.
+    ///
+    /// The first time a row's links are needed, those of every row of the entity read so far
+    /// that lacks them are read too (a page at a time), and the rows they reach are expected.
+    func linkedRows(_ index: Int, of entity: EntityPlan, row: Int64, path: CodingPath) throws -> ArraySlice<Int64> {
+        let (page, slot) = try slot(entity, row: row, path: path)
+        while true {
+            if let known = page.links[index].targets(of: slot) { return known }
+            try page.readLinks(index, from: store, reaching: pages[entity.relationships[index].target])
         }
-        return pages[e].links[r][row]!
     }
 
     /// `true` when the row is being decoded further up the current path.
@@ -143,5 +127,142 @@ final class DecodingContext {
         path.append(RowRef(entity: entity.index, row: row))
         defer { path.removeLast() }
         return try body()
+    }
+}
+
+/// A property of a stored row.
+enum RowProperty {
+    /// An attribute, by index among the entity's.
+    case attribute(Int)
+    /// A relationship, by index among the entity's.
+    case relationship(Int)
+}
+
+/// What a page read of one entity's rows: their values side by side, and their links.
+final class EntityPage {
+    let entity: EntityPlan
+    /// Values per row: the attributes, then the link of each relationship stored in the row.
+    let width: Int
+    /// Row → its slot: its position in `read`, and `values` from `slot * width`.
+    @exclusivity(unchecked) private(set) var slots = RowSlots()
+    /// The rows read, in reading order.
+    @exclusivity(unchecked) private var read: [Int64] = []
+    @exclusivity(unchecked) private(set) var values: [StoredValue] = []
+    /// Rows expected to be decoded soon (the page, the rows links reached), read with the next
+    /// row of the entity that is needed; `expected` holds them all once.
+    @exclusivity(unchecked) private var pending: [Int64] = []
+    @exclusivity(unchecked) private var expected = RowSlots()
+    /// Per relationship (by index among the entity's): the links read.
+    @exclusivity(unchecked) private(set) var links: [Links]
+
+    /// The attributes' types, and the names of the attributes, then of the relationships.
+    let types: [AttributeType]
+    private let propertyNames: [String]
+
+    init(_ entity: EntityPlan) {
+        self.entity = entity
+        self.width = entity.spec.attributes.count + entity.selfColumns.count
+        self.links = Array(repeating: Links(), count: entity.relationships.count)
+        self.types = entity.spec.attributes.map(\.type)
+        self.propertyNames = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
+    }
+
+    /// The attribute or relationship named `name`. `last` is the position of the property
+    /// found last for the same row: properties are usually asked for in declaration order, so
+    /// the one after it is tried first.
+    func property(named name: String, after last: inout Int) -> RowProperty? {
+        let next = last + 1
+        let found = next < propertyNames.count && propertyNames[next] == name ? next : propertyNames.firstIndex(of: name)
+        guard let found else { return nil }
+        last = found
+        let attributes = types.count
+        return found < attributes ? .attribute(found) : .relationship(found - attributes)
+    }
+
+    /// Notes that `row` will probably be decoded soon.
+    func expect(_ row: Int64) {
+        guard slots[row] == nil, expected[row] == nil else { return }
+        expected.insert(row, slot: 0)
+        pending.append(row)
+    }
+
+    /// Reads `row`, with the expected rows not read yet (up to a page).
+    func read(_ row: Int64, from store: Store) throws {
+        var batch = [row]
+        while batch.count < DecodingContext.pageSize, let next = pending.popLast() {
+            if next != row && slots[next] == nil { batch.append(next) }
+        }
+        for found in try store.readRows(of: entity, batch, into: &values) {
+            slots.insert(found, slot: read.count)
+            read.append(found)
+        }
+    }
+
+    /// Reads the links of relationship `index` of the next rows read that lack them (up to a
+    /// page), and expects the rows they reach on `target`.
+    func readLinks(_ index: Int, from store: Store, reaching target: EntityPage) throws {
+        let first = links[index].read
+        var batch = LinkBatch(first: first, count: min(read.count - first, DecodingContext.pageSize))
+        if let column = entity.selfColumns.firstIndex(of: index) {
+            let offset = entity.spec.attributes.count + column
+            for slot in batch.slots {
+                if case .integer(let linked) = values[slot * width + offset] { batch.add(linked, to: slot) }
+            }
+        } else {
+            try store.forEachLink(entity.relationships[index], of: entity, rows: Array(read[batch.slots])) { source, linked in
+                if let slot = slots[source] { batch.add(linked, to: slot) }
+            }
+        }
+        for linked in batch.targets { target.expect(linked) }
+        links[index].append(batch)
+    }
+}
+
+/// The links of one relationship read so far, by slot of the source row.
+struct Links {
+    /// Rows whose links are read: the slots below this.
+    private(set) var read = 0
+    /// The targets, one array per batch read.
+    private var chunks: [[Int64]] = []
+    /// Per slot: its batch, and where its targets start in it and how many there are.
+    private var chunk: [Int32] = []
+    private var start: [Int32] = []
+    private var count: [Int32] = []
+
+    /// The rows the row in `slot` links to, in link order; `nil` when its links are not read.
+    func targets(of slot: Int) -> ArraySlice<Int64>? {
+        guard slot < read else { return nil }
+        let first = Int(start[slot])
+        return chunks[Int(chunk[slot])][first..<first + Int(count[slot])]
+    }
+
+    mutating func append(_ batch: LinkBatch) {
+        chunk += repeatElement(Int32(chunks.count), count: batch.slots.count)
+        chunks.append(batch.targets)
+        start += batch.start
+        count += batch.count
+        read = batch.slots.upperBound
+    }
+}
+
+/// The links of a run of slots, read together. Links must arrive grouped by source row.
+struct LinkBatch {
+    let slots: Range<Int>
+    private(set) var targets: [Int64] = []
+    fileprivate var start: [Int32]
+    fileprivate var count: [Int32]
+
+    init(first: Int, count: Int) {
+        slots = first..<first + count
+        start = Array(repeating: 0, count: count)
+        self.count = Array(repeating: 0, count: count)
+    }
+
+    mutating func add(_ target: Int64, to slot: Int) {
+        guard slots.contains(slot) else { return }
+        let i = slot - slots.lowerBound
+        if count[i] == 0 { start[i] = Int32(targets.count) }
+        count[i] += 1
+        targets.append(target)
     }
 }

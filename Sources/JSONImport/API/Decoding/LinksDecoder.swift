@@ -2,13 +2,13 @@
 final class LinksDecoder: CodingPathNode, Decoder {
     let context: DecodingContext
     let target: EntityPlan
-    let rows: [Int64]
+    let rows: ArraySlice<Int64>
     var path: CodingPath { CodingPath(node: self) }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// The decoder of the linked `rows` of `target`, at `key` below `parent`.
-    init(context: DecodingContext, target: EntityPlan, rows: [Int64], parent: CodingPath, key: any CodingKey) {
+    init(context: DecodingContext, target: EntityPlan, rows: ArraySlice<Int64>, parent: CodingPath, key: any CodingKey) {
         self.context = context
         self.target = target
         self.rows = rows
@@ -47,7 +47,7 @@ private struct LinksContainer: UnkeyedDecodingContainer {
         }
         defer { currentIndex += 1 }
         return RowDecoder(
-            context: decoder.context, entity: decoder.target, row: decoder.rows[currentIndex],
+            context: decoder.context, entity: decoder.target, row: decoder.rows[decoder.rows.startIndex + currentIndex],
             parent: decoder.path, key: IndexKey(currentIndex))
     }
 

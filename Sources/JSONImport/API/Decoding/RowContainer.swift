@@ -5,7 +5,9 @@
 /// `keyNotFound` otherwise.
 struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder
-    let values: [StoredValue]
+    /// The page the row's values are in, from `start`.
+    let page: EntityPage
+    let start: Int
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     private var entity: EntityPlan { decoder.entity }
@@ -17,29 +19,29 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { property(key) != nil }
 
-    private enum Property {
-        case attribute(Int)
-        case relationship(RelationshipPlan)
+    private func property(_ key: Key) -> RowProperty? {
+        page.property(named: key.stringValue, after: &decoder.lastProperty)
     }
 
-    private func property(_ key: Key) -> Property? {
-        let name = key.stringValue
-        if let index = entity.spec.attributes.firstIndex(where: { $0.name == name }) { return .attribute(index) }
-        return entity.relationships.first { $0.spec.name == name }.map(Property.relationship)
+    /// The stored value of attribute `index`.
+    private func value(_ index: Int) -> StoredValue { page.values[start + index] }
+
+    private func linkedRows(_ relationship: Int) throws -> ArraySlice<Int64> {
+        try context.linkedRows(relationship, of: entity, row: decoder.row, path: decoder.path)
     }
 
     private func attributeDecoder(_ index: Int, _ key: Key) -> StoredValueDecoder {
-        StoredValueDecoder(value: values[index], type: entity.spec.attributes[index].type, path: decoder.path, key: key)
+        StoredValueDecoder(value: value(index), type: entity.spec.attributes[index].type, path: decoder.path, key: key)
     }
 
     // MARK: Decoding
 
     func decodeNil(forKey key: Key) throws -> Bool {
         switch property(key) {
-        case .attribute(let index): return values[index] == .null
+        case .attribute(let index): return value(index) == .null
         case .relationship(let relationship):
-            guard relationship.spec.kind == .one else { return false }
-            return try context.linkedRows(relationship, of: entity, row: decoder.row).isEmpty
+            guard entity.spec.relationships[relationship].kind == .one else { return false }
+            return try linkedRows(relationship).isEmpty
         case nil: throw notFound(key)
         }
     }
@@ -54,7 +56,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.valueNotFound(type, .init(
                 codingPath: codingPath + [key], debugDescription: decoder.isRepeat
                     ? "'\(key.stringValue)' is not nested again below a repeated \(entity.spec.name) row (a cycle in the data)"
-                    : "'\(key.stringValue)' links to no \(relationship.spec.target)"))
+                    : "'\(key.stringValue)' links to no \(entity.spec.relationships[relationship].target)"))
         case nil:
             if let none = nilValue(of: type) { return none }
             throw notFound(key)
@@ -64,7 +66,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         switch property(key) {
         case .attribute(let index):
-            return values[index] == .null ? nil : try attributeDecoder(index, key).decode(type)
+            return value(index) == .null ? nil : try attributeDecoder(index, key).decode(type)
         case .relationship(let relationship):
             return try decode(type, relationship, key)
         case nil:
@@ -74,14 +76,15 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A relationship's value; `nil` for a to-one without a link, and for a nested value below a
     /// repeated row.
-    private func decode<T: Decodable>(_ type: T.Type, _ relationship: RelationshipPlan, _ key: Key) throws -> T? {
-        let target = context.plan.entities[relationship.target]
-        let isMany = relationship.spec.kind == .many
+    private func decode<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> T? {
+        let plan = entity.relationships[relationship]
+        let target = plan.targetPlan
+        let isMany = plan.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
             return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], parent: decoder.path, key: key))
         }
-        let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
+        let rows = try linkedRows(relationship)
         return try context.nesting(entity, decoder.row) {
             if isMany {
                 return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key))
@@ -108,9 +111,9 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         switch property(key) {
         case .attribute(let index): return attributeDecoder(index, key)
         case .relationship(let relationship):
-            let target = context.plan.entities[relationship.target]
-            let rows = try context.linkedRows(relationship, of: entity, row: decoder.row)
-            if relationship.spec.kind == .many {
+            let target = entity.relationships[relationship].targetPlan
+            let rows = try linkedRows(relationship)
+            if entity.spec.relationships[relationship].kind == .many {
                 return LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key)
             }
             guard let row = rows.first else {
@@ -129,48 +132,51 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             debugDescription: "\(entity.spec.name) has no property '\(key.stringValue)'\(Suggestion.hint(for: key.stringValue, among: names))"))
     }
 
-    // Primitives of an attribute decode directly; anything else (a relationship's key, a
-    // missing name) goes through the generic path.
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try attribute(key)?.decode(type) ?? decodeGeneric(type, key) }
+    // Primitives of an attribute convert straight from the stored value; anything else (a
+    // relationship's key, a missing name, a value that does not convert) goes through the
+    // generic path, which throws the right error.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(key, StoredValueDecoder.bool) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try primitive(key, StoredValueDecoder.string) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try primitive(key, StoredValueDecoder.double) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try primitive(key, StoredValueDecoder.float) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try primitive(key, StoredValueDecoder.integer) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(key, StoredValueDecoder.integer) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentAttribute(key).map { try $0.decode(type) } ?? decodeIfPresentGeneric(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentPrimitive(key, StoredValueDecoder.bool) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentPrimitive(key, StoredValueDecoder.string) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentPrimitive(key, StoredValueDecoder.double) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try presentPrimitive(key, StoredValueDecoder.float) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentPrimitive(key, StoredValueDecoder.integer) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentPrimitive(key, StoredValueDecoder.integer) }
 
-    /// The decoder of the attribute named `key`, if it is one.
-    private func attribute(_ key: Key) -> StoredValueDecoder? {
-        guard case .attribute(let index) = property(key) else { return nil }
-        return attributeDecoder(index, key)
+    @inline(__always)
+    private func primitive<T: Decodable>(_ key: Key, _ convert: (StoredValue, AttributeType) -> T?) throws -> T {
+        guard case .attribute(let index) = property(key) else { return try decodeGeneric(T.self, key) }
+        return try convert(value(index), page.types[index]) ?? attributeDecoder(index, key).decode(T.self)
     }
 
-    /// The decoder of the attribute named `key` when it is one and not NULL.
-    private func presentAttribute(_ key: Key) -> StoredValueDecoder? {
-        guard case .attribute(let index) = property(key), values[index] != .null else { return nil }
-        return attributeDecoder(index, key)
+    @inline(__always)
+    private func presentPrimitive<T: Decodable>(_ key: Key, _ convert: (StoredValue, AttributeType) -> T?) throws -> T? {
+        guard case .attribute(let index) = property(key) else { return try decodeIfPresentGeneric(T.self, key) }
+        let stored = value(index)
+        if case .null = stored { return nil }
+        return try convert(stored, page.types[index]) ?? attributeDecoder(index, key).decode(T.self)
     }
 
     /// In a generic context only the generic `decode` applies.

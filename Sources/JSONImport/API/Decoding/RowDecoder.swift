@@ -14,6 +14,8 @@ final class RowDecoder: CodingPathNode, Decoder {
     let row: Int64
     /// The row is already being decoded further up the path: its relationships do not nest.
     let isRepeat: Bool
+    /// The position (among attributes, then relationships) of the property read last.
+    @exclusivity(unchecked) var lastProperty = -1
     var path: CodingPath { CodingPath(node: self) }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -28,8 +30,8 @@ final class RowDecoder: CodingPathNode, Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(
-            RowContainer<Key>(decoder: self, values: try context.values(entity, row: row, path: path)))
+        let (page, slot) = try context.slot(entity, row: row, path: path)
+        return KeyedDecodingContainer(RowContainer<Key>(decoder: self, page: page, start: slot * page.width))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { RowValueContainer(decoder: self) }
@@ -56,8 +58,8 @@ final class RowDecoder: CodingPathNode, Decoder {
 
     /// The primary key's values with their types.
     private func keyValues() throws -> [(StoredValue, AttributeType?)] {
-        let values = try context.values(entity, row: row, path: path)
-        return entity.keySlots.map { (values[$0], entity.attributes[$0].spec.type) }
+        let (page, slot) = try context.slot(entity, row: row, path: path)
+        return entity.keySlots.map { (page.values[slot * page.width + $0], entity.attributes[$0].spec.type) }
     }
 
     private func mismatch(_ message: String) -> DecodingError {

@@ -50,39 +50,20 @@ struct StoredValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { value == .null }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
-        guard case .integer(let v) = try present(type) else { throw mismatch(type) }
-        return v != 0
-    }
-
-    func decode(_ type: String.Type) throws -> String {
-        switch try present(type) {
-        case .text(let text): return text
-        case .real(let seconds) where self.type == .date: return DateCoding.format(seconds, format: .iso8601)
-        default: throw mismatch(type)
-        }
-    }
-
-    func decode(_ type: Double.Type) throws -> Double {
-        switch try present(type) {
-        case .integer(let v): return Double(v)
-        case .real(let v): return v
-        case .text(let text) where self.type == .decimal: return try Double(text) ?? { throw mismatch(type) }()
-        default: throw mismatch(type)
-        }
-    }
-
-    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode(_ type: Bool.Type) throws -> Bool { try Self.bool(value, self.type) ?? failure(type) }
+    func decode(_ type: String.Type) throws -> String { try Self.string(value, self.type) ?? failure(type) }
+    func decode(_ type: Double.Type) throws -> Double { try Self.double(value, self.type) ?? failure(type) }
+    func decode(_ type: Float.Type) throws -> Float { try Self.float(value, self.type) ?? failure(type) }
+    func decode(_ type: Int.Type) throws -> Int { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try Self.integer(value, self.type) ?? failure(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try Self.integer(value, self.type) ?? failure(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if self.type == .json, value != .null, T.self != String.self { return try json(type) }
@@ -101,13 +82,43 @@ struct StoredValueDecoder: Decoder, SingleValueDecodingContainer {
 
     // MARK: Conversions
 
-    private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        switch try present(type) {
-        case .integer(let v): if let exact = I(exactly: v) { return exact }
-        case .real(let v): if let exact = I(exactly: v) { return exact }
-        default: break
+    // A stored value of attribute type `type` as a primitive, or `nil` when it is not one.
+
+    static func bool(_ value: StoredValue, _ type: AttributeType?) -> Bool? {
+        guard case .integer(let v) = value else { return nil }
+        return v != 0
+    }
+
+    static func string(_ value: StoredValue, _ type: AttributeType?) -> String? {
+        switch value {
+        case .text(let text): text
+        case .real(let seconds) where type == .date: DateCoding.format(seconds, format: .iso8601)
+        default: nil
         }
-        throw mismatch(type)
+    }
+
+    static func double(_ value: StoredValue, _ type: AttributeType?) -> Double? {
+        switch value {
+        case .integer(let v): Double(v)
+        case .real(let v): v
+        case .text(let text) where type == .decimal: Double(text)
+        default: nil
+        }
+    }
+
+    static func float(_ value: StoredValue, _ type: AttributeType?) -> Float? { double(value, type).map(Float.init) }
+
+    static func integer<I: FixedWidthInteger>(_ value: StoredValue, _ type: AttributeType?) -> I? {
+        switch value {
+        case .integer(let v): I(exactly: v)
+        case .real(let v): I(exactly: v)
+        default: nil
+        }
+    }
+
+    /// The error for a value that does not decode as `type`: `valueNotFound` for NULL.
+    private func failure<T>(_ type: T.Type) throws -> T {
+        throw value == .null ? notFound(type) : mismatch(type)
     }
 
     private func date() throws -> Date {

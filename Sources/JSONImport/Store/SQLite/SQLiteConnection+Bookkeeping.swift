@@ -29,8 +29,7 @@ extension SQLiteConnection {
     static func forEachIDList<E: Error>(_ rows: [Int64], _ body: (StoredValue) throws(E) -> Void) throws(E) {
         let chunkSize = 50_000
         for start in stride(from: 0, to: rows.count, by: chunkSize) {
-            let ids = rows[start..<min(start + chunkSize, rows.count)].map(String.init).joined(separator: ",")
-            try body(.text("[\(ids)]"))
+            try body(.text(Store.idList(rows[start..<min(start + chunkSize, rows.count)])))
         }
     }
 }
