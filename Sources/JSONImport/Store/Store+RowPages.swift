@@ -48,7 +48,9 @@ extension Store {
         case .otherColumn(let column):
             sql = "SELECT \(quote(column)), \(target.rowID) FROM \(target.table) WHERE \(selection.condition(on: quote(column))) ORDER BY 1, 2"
         case .linkTable(let name, true):
-            sql = "SELECT \"source\", \"target\" FROM \(quote(name)) WHERE \(selection.condition(on: "\"source\"")) ORDER BY \"source\", \"position\""
+            // In key order (source, target), which needs no sort; each source's links are put in
+            // position order here.
+            sql = "SELECT \"source\", \"target\", \"position\" FROM \(quote(name)) WHERE \(selection.condition(on: "\"source\"")) ORDER BY \"source\", \"target\""
         case .linkTable(let name, false):
             sql = "SELECT \"target\", \"source\" FROM \(quote(name)) WHERE \(selection.condition(on: "\"target\"")) ORDER BY \"target\", \"source\""
         }
@@ -56,10 +58,30 @@ extension Store {
         defer { statement.reset() }
         selection.bind(to: statement)
         var filter = selection.filter
-        while try statement.step() {
-            let source = statement.int64(at: 0)
-            if filter.wants(source) { body(source, statement.int64(at: 1)) }
+        guard case .linkTable(_, true) = relationship.storage else {
+            while try statement.step() {
+                let source = statement.int64(at: 0)
+                if filter.wants(source) { body(source, statement.int64(at: 1)) }
+            }
+            return
         }
+        var source: Int64 = 0
+        var links: [(position: Int64, target: Int64)] = []
+        func flush() {
+            if !links.isEmpty && !zip(links, links.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+                links.sort { $0.position < $1.position }
+            }
+            for link in links { body(source, link.target) }
+            links.removeAll(keepingCapacity: true)
+        }
+        while try statement.step() {
+            let next = statement.int64(at: 0)
+            guard filter.wants(next) else { continue }
+            if next != source { flush() }
+            source = next
+            links.append((statement.int64(at: 2), statement.int64(at: 1)))
+        }
+        flush()
     }
 
     /// The rows `relationship` links each of `rows` to, in link order; rows without links are

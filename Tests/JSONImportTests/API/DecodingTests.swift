@@ -210,6 +210,11 @@ let catalogYAML = """
         #expect(one.followers.map(\.id) == [2])
         #expect(one.followers[0].followers.map(\.id) == [3, 1])
         #expect(one.followers[0].followers[1].followers.isEmpty)
+        // A row linking to itself repeats at once.
+        try mapper.importJSON(#"[{"id": 4, "follower_ids": [4]}]"#, as: "User")
+        let four = try #require(try mapper.find(Person.self, id: 4))
+        #expect(four.followers.map(\.id) == [4])
+        #expect(four.followers[0].followers.isEmpty)
     }
 
     /// Rows are read a page at a time, by id range when the ids are dense and by id list when

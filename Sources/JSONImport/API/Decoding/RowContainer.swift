@@ -51,7 +51,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case .attribute(let index):
             return try attributeDecoder(index, key).decode(type)
         case .relationship(let relationship):
-            if let value = try decode(type, relationship, key) { return value }
+            if let nested = try relationshipDecoder(type, relationship, key) { return try decode(type, from: nested) }
             if let none = nilValue(of: type) { return none }
             throw DecodingError.valueNotFound(type, .init(
                 codingPath: codingPath + [key], debugDescription: decoder.isRepeat
@@ -68,30 +68,31 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case .attribute(let index):
             return value(index) == .null ? nil : try attributeDecoder(index, key).decode(type)
         case .relationship(let relationship):
-            return try decode(type, relationship, key)
+            guard let nested = try relationshipDecoder(type, relationship, key) else { return nil }
+            return try decode(type, from: nested)
         case nil:
             return nil
         }
     }
 
-    /// A relationship's value; `nil` for a to-one without a link, and for a nested value below a
-    /// repeated row.
-    private func decode<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> T? {
+    /// The decoder of a relationship's value as a `T`; `nil` for a to-one without a link, and
+    /// for a nested value below a repeated row.
+    private func relationshipDecoder<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> (any Decoder)? {
         let plan = entity.relationships[relationship]
-        let target = plan.targetPlan
         let isMany = plan.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
-            return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: [], parent: decoder.path, key: key))
+            return LinksDecoder(context: context, target: plan.targetPlan, rows: [], parent: decoder.path, key: key)
         }
         let rows = try linkedRows(relationship)
-        return try context.nesting(entity, decoder.row) {
-            if isMany {
-                return try RowDecoder.decode(type, from: LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key))
-            }
-            guard let row = rows.first else { return nil }
-            return try RowDecoder.decode(type, from: RowDecoder(context: context, entity: target, row: row, parent: decoder.path, key: key))
-        }
+        if isMany { return LinksDecoder(context: context, target: plan.targetPlan, rows: rows, parent: decoder.path, key: key) }
+        guard let row = rows.first else { return nil }
+        return RowDecoder(context: context, entity: plan.targetPlan, row: row, parent: decoder.path, key: key)
+    }
+
+    /// Decodes a relationship's value, nested below this row.
+    private func decode<T: Decodable>(_ type: T.Type, from nested: any Decoder) throws -> T {
+        try context.nesting(entity, decoder.row) { try RowDecoder.decode(type, from: nested) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -13,7 +13,14 @@ final class RowDecoder: CodingPathNode, Decoder {
     let entity: EntityPlan
     let row: Int64
     /// The row is already being decoded further up the path: its relationships do not nest.
-    let isRepeat: Bool
+    ///
+    /// Found when first asked, which is while the row's own properties decode (the rows above
+    /// it on the path, and no others, are then being decoded).
+    var isRepeat: Bool {
+        if repeatState < 0 { repeatState = context.isOnPath(entity, row) ? 1 : 0 }
+        return repeatState == 1
+    }
+    @exclusivity(unchecked) private var repeatState: Int8 = -1
     /// The position (among attributes, then relationships) of the property read last.
     @exclusivity(unchecked) var lastProperty = -1
     var path: CodingPath { CodingPath(node: self) }
@@ -25,7 +32,6 @@ final class RowDecoder: CodingPathNode, Decoder {
         self.context = context
         self.entity = entity
         self.row = row
-        self.isRepeat = context.isOnPath(entity, row)
         super.init(parent: parent, key: key)
     }
 
