@@ -22,7 +22,7 @@ final class DecodingContext {
     @exclusivity(unchecked) private var pages: [EntityPage] = []
 
     /// Root rows decoded per page, and rows read per statement.
-    static let pageSize = 500
+    static let pageSize = 1000
 
     struct RowRef: Hashable {
         let entity: Int
@@ -124,9 +124,29 @@ final class DecodingContext {
 
     /// Runs `body` with the row on the path: what it decodes is nested below the row.
     func nesting<T>(_ entity: EntityPlan, _ row: Int64, _ body: () throws -> T) rethrows -> T {
+        nestings += 1
         path.append(RowRef(entity: entity.index, row: row))
         defer { path.removeLast() }
         return try body()
+    }
+
+    /// How many times a relationship's value was decoded below a row.
+    @exclusivity(unchecked) private var nestings = 0
+
+    /// Decodes a relationship's value (a linked row, or one of them) as a `T`.
+    ///
+    /// A row many others link to in one page (an owner, a label) is decoded once per value
+    /// type: a value that read no relationship is the same wherever it nests, so later links
+    /// to the row get a copy of it. Classes are decoded anew each time, keeping one instance
+    /// per link.
+    func decodeNested<T: Decodable>(_ type: T.Type, from row: RowDecoder) throws -> T {
+        guard !(T.self is AnyObject.Type) else { return try RowDecoder.decode(type, from: row) }
+        let (page, slot) = try slot(row.entity, row: row.row, path: row.path)
+        if let known = page.decoded(ObjectIdentifier(type), slot: slot) { return known as! T }
+        let before = nestings
+        let value = try RowDecoder.decode(type, from: row)
+        if nestings == before { page.remember(value, slot: slot) }
+        return value
     }
 }
 
@@ -177,6 +197,28 @@ final class EntityPage {
         last = found
         let attributes = types.count
         return found < attributes ? .attribute(found) : .relationship(found - attributes)
+    }
+
+    /// Values decoded from rows of the page that read no relationship, by type, by slot.
+    @exclusivity(unchecked) private var decoded: [(type: ObjectIdentifier, values: [Any?])] = []
+
+    /// The value of the type `type` identifies decoded from the row in `slot` before, if any.
+    /// (Not generic: an optional of a type known only at run time costs a metadata lookup.)
+    func decoded(_ type: ObjectIdentifier, slot: Int) -> Any? {
+        guard let entry = decoded.firstIndex(where: { $0.type == type }), slot < decoded[entry].values.count else { return nil }
+        return decoded[entry].values[slot]
+    }
+
+    func remember<T>(_ value: T, slot: Int) {
+        let id = ObjectIdentifier(T.self)
+        let entry = decoded.firstIndex { $0.type == id } ?? {
+            decoded.append((id, []))
+            return decoded.count - 1
+        }()
+        if decoded[entry].values.count <= slot {
+            decoded[entry].values += repeatElement(nil, count: max(slot + 1, read.count) - decoded[entry].values.count)
+        }
+        decoded[entry].values[slot] = value
     }
 
     /// Notes that `row` will probably be decoded soon.

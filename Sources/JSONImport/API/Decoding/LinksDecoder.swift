@@ -53,7 +53,7 @@ private struct LinksContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool { false }
 
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try RowDecoder.decode(type, from: next()) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.context.decodeNested(type, from: next()) }
 
     mutating func nestedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try next().container(keyedBy: type)

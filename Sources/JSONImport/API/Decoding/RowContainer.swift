@@ -52,15 +52,23 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return try attributeDecoder(index, key).decode(type)
         case .relationship(let relationship):
             if let nested = try relationshipDecoder(type, relationship, key) { return try decode(type, from: nested) }
-            if let none = nilValue(of: type) { return none }
-            throw DecodingError.valueNotFound(type, .init(
-                codingPath: codingPath + [key], debugDescription: decoder.isRepeat
-                    ? "'\(key.stringValue)' is not nested again below a repeated \(entity.spec.name) row (a cycle in the data)"
-                    : "'\(key.stringValue)' links to no \(entity.spec.relationships[relationship].target)"))
+            return try noValue(type, relationship, key)
         case nil:
-            if let none = nilValue(of: type) { return none }
-            throw notFound(key)
+            return try noValue(type, nil, key)
         }
+    }
+
+    /// `nil` as a `T` for a relationship without a value, or a property the entity does not
+    /// have, when `T` is optional; the error otherwise. (Apart, so that the optional of `T`
+    /// costs nothing on the way that finds a value.)
+    @inline(never)
+    private func noValue<T>(_ type: T.Type, _ relationship: Int?, _ key: Key) throws -> T {
+        if let none = nilValue(of: type) { return none }
+        guard let relationship else { throw notFound(key) }
+        throw DecodingError.valueNotFound(type, .init(
+            codingPath: codingPath + [key], debugDescription: decoder.isRepeat
+                ? "'\(key.stringValue)' is not nested again below a repeated \(entity.spec.name) row (a cycle in the data)"
+                : "'\(key.stringValue)' links to no \(entity.spec.relationships[relationship].target)"))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -77,22 +85,28 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The decoder of a relationship's value as a `T`; `nil` for a to-one without a link, and
     /// for a nested value below a repeated row.
-    private func relationshipDecoder<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> (any Decoder)? {
+    private func relationshipDecoder<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> NestedDecoder? {
         let plan = entity.relationships[relationship]
         let isMany = plan.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
-            return LinksDecoder(context: context, target: plan.targetPlan, rows: [], parent: decoder.path, key: key)
+            return .links(LinksDecoder(context: context, target: plan.targetPlan, rows: [], parent: decoder.path, key: key))
         }
         let rows = try linkedRows(relationship)
-        if isMany { return LinksDecoder(context: context, target: plan.targetPlan, rows: rows, parent: decoder.path, key: key) }
+        if isMany { return .links(LinksDecoder(context: context, target: plan.targetPlan, rows: rows, parent: decoder.path, key: key)) }
         guard let row = rows.first else { return nil }
-        return RowDecoder(context: context, entity: plan.targetPlan, row: row, parent: decoder.path, key: key)
+        return .row(RowDecoder(context: context, entity: plan.targetPlan, row: row, parent: decoder.path, key: key))
     }
 
+
     /// Decodes a relationship's value, nested below this row.
-    private func decode<T: Decodable>(_ type: T.Type, from nested: any Decoder) throws -> T {
-        try context.nesting(entity, decoder.row) { try RowDecoder.decode(type, from: nested) }
+    private func decode<T: Decodable>(_ type: T.Type, from nested: NestedDecoder) throws -> T {
+        try context.nesting(entity, decoder.row) {
+            switch nested {
+            case .row(let row): try context.decodeNested(type, from: row)
+            case .links(let links): try RowDecoder.decode(type, from: links)
+            }
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -188,6 +202,13 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func decodeIfPresentGeneric<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         try decodeIfPresent(type, forKey: key)
     }
+}
+
+/// The decoder of a relationship's value: a linked row, or the rows of a to-many relationship.
+/// (Outside ``RowContainer``, whose nested types would be generic.)
+enum NestedDecoder {
+    case row(RowDecoder)
+    case links(LinksDecoder)
 }
 
 /// `nil` as a `T` when `T` is an optional type.
