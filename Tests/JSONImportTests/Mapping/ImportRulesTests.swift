@@ -449,6 +449,10 @@ private let rulesYAML = """
         let report = try mapper.importJSON(#"{"id": 1, "labels": ["b", "d", "c"]}"#, as: "Article")
         #expect(try mapper.links("Article", "labels") == [#"{"id":1,"labels":["b","d","c"]}"#])
         #expect(report.counts(for: "Article").list == [0, 1, 0, 0])
+        // Links whose payload order differs from their targets' row order: the same list again
+        // changes nothing.
+        let same = try mapper.importJSON(#"{"id": 1, "labels": ["b", "d", "c"]}"#, as: "Article")
+        #expect(same.counts(for: "Article").list == [0, 0, 1, 0])
         let reordered = try mapper.importJSON(#"{"id": 1, "labels": ["c", "b", "d"]}"#, as: "Article")
         #expect(try mapper.links("Article", "labels") == [#"{"id":1,"labels":["c","b","d"]}"#])
         #expect(reordered.counts(for: "Article").list == [0, 1, 0, 0])

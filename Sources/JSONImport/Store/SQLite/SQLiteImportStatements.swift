@@ -99,8 +99,12 @@ final class EntityStatements {
 
 /// The statements of one relationship, by storage (unused ones stay unprepared).
 final class LinkStatements {
-    /// Linked row ids in link order (not for `selfColumn`).
+    /// Linked row ids (not for `selfColumn`): in link order, or for a link table's source side
+    /// in key order with each link's position beside it (SQLite would sort them with a sorter
+    /// per run, dearer than putting the few links of a row in order afterwards).
     let current: CachedSQL
+    /// `current` reads positions beside the rows.
+    let currentHasPositions: Bool
     // otherColumn
     let clearOther: CachedSQL
     let setOther: CachedSQL
@@ -117,6 +121,7 @@ final class LinkStatements {
         let entity = relationship.entity
         let target = relationship.targetPlan
         var current = "", clearOther = "", setOther = "", readOther = "", steal = ""
+        var currentHasPositions = false
         var link = ""
         switch relationship.storage {
         case .selfColumn(let column, _):
@@ -129,10 +134,12 @@ final class LinkStatements {
         case .linkTable(let name, let selfIsSource):
             link = quote(name)
             current = selfIsSource
-                ? "SELECT \"target\" FROM \(link) WHERE \"source\" = ? ORDER BY \"position\""
+                ? "SELECT \"target\", \"position\" FROM \(link) WHERE \"source\" = ?"
                 : "SELECT \"source\" FROM \(link) WHERE \"target\" = ? ORDER BY \"source\""
+            currentHasPositions = selfIsSource
         }
         self.current = CachedSQL(current)
+        self.currentHasPositions = currentHasPositions
         self.clearOther = CachedSQL(clearOther)
         self.setOther = CachedSQL(setOther)
         self.readOther = CachedSQL(readOther)
