@@ -5,8 +5,9 @@
 //     swift run -c release read-scale [ARTISTS] [RUNS]
 //
 // Each run, from fresh stores: the plain import (`importData`), the same payload through
-// `map(Artist.self, json)` (import, then decode what it imported), and `all(Artist.self)` on
-// the populated store. Prints the medians, map's ratio to the import, and all's rate.
+// `map(Artist.self, json)` (import, then decode what it imported) and through its async form
+// (`try await`), and `all(Artist.self)` on the populated store. Prints the medians, map's
+// ratio to the import, the async map's to the synchronous one, and all's rate.
 import Foundation
 import JSONImport
 
@@ -79,6 +80,7 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 var importTimes: [Double] = []
 var mapTimes: [Double] = []
+var asyncMapTimes: [Double] = []
 var allTimes: [Double] = []
 for _ in 0..<runs {
     let imported = try freshMapper("import")
@@ -88,6 +90,11 @@ for _ in 0..<runs {
         let values = try mapped.map(Artist.self, payload)
         precondition(values.count == artistCount && values[0].albums.count == albumsPerArtist)
     })
+    let mappedAsync = try freshMapper("map-async")
+    let start = DispatchTime.now().uptimeNanoseconds
+    let values = try await mappedAsync.map(Artist.self, payload)
+    precondition(values.count == artistCount)
+    asyncMapTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     allTimes.append(try seconds {
         let values = try imported.all(Artist.self)
         precondition(values.count == artistCount && values.last!.albums.last!.genre != nil)
@@ -98,5 +105,6 @@ let nested = artistCount * (1 + 1 + albumsPerArtist * 2)
 print("read-scale: \(artistCount) artists, \(nested) records with the nested ones, \(payload.count / 1000) KB; median of \(runs)")
 print(String(format: "  import          %7.3f s", median(importTimes)))
 print(String(format: "  map             %7.3f s   %.2f× the import", median(mapTimes), median(mapTimes) / median(importTimes)))
+print(String(format: "  map, async     %7.3f s   %.2f× the synchronous map", median(asyncMapTimes), median(asyncMapTimes) / median(mapTimes)))
 print(String(format: "  all             %7.3f s   %.0f artists/s (%.0f records/s with the nested ones)",
     median(allTimes), Double(artistCount) / median(allTimes), Double(nested) / median(allTimes)))

@@ -92,7 +92,7 @@ extension Mapper {
         }
     }
 
-    private static func serialized(_ object: Any) throws -> Data {
+    static func serialized(_ object: Any) throws -> Data {
         guard JSONSerialization.isValidJSONObject(object),
             let data = try? JSONSerialization.data(withJSONObject: object)
         else {

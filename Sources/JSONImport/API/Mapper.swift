@@ -100,16 +100,19 @@ public final class Mapper: Sendable {
     /// - Returns: what the import did (SPEC 4.2).
     /// - Throws: ``ImportError`` when nothing was kept (invalid JSON, unreadable file, a record
     ///   error under `abort`), ``StoreError`` for store failures.
+    @discardableResult
     public func importFiles(_ paths: [String], as entity: String, options: ImportOptions = .default) throws -> ImportReport {
         try importSources(paths.map(ImportSource.file), as: entity, options: options)
     }
 
     /// Imports one file as records of `entity`. See ``importFiles(_:as:options:)``.
+    @discardableResult
     public func importFile(_ path: String, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
         try importFiles([path], as: entity, options: options)
     }
 
     /// Imports a payload held in memory as records of `entity`.
+    @discardableResult
     public func importData(_ data: Data, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
         try importSources([.data(data, name: "<data>")], as: entity, options: options)
     }
@@ -125,6 +128,7 @@ public final class Mapper: Sendable {
     /// - Returns: what the import did.
     /// - Throws: ``ImportError`` for invalid JSON, an unreadable file or a record error under
     ///   `abort`; ``StoreError`` when the store fails.
+    @discardableResult
     public func importSources(
         _ sources: [ImportSource], as entity: String, options: ImportOptions = .default,
         progress: ImportProgress.Handler? = nil

@@ -58,6 +58,9 @@ struct ImportRun {
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser(maxDepth: options.maxDepth)
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
+        // An import started from async code stops at the next record once its task is
+        // cancelled; throwing rolls the whole import back.
+        let cancellation = CancellationFlag.current
 
         var skippedKeys: [[StoredValue]] = []
         do {
@@ -73,6 +76,7 @@ struct ImportRun {
                     if source == .file("-") { reader.stdinCopy = stdinCopy }
                     meter?.start(source)
                     try reader.forEachRecord { record in
+                        try cancellation?.check()
                         report.records += 1
                         meter?.advance(to: record.offset, records: report.records)
                         try importer.setAsideDueLinkIndexes()
@@ -85,6 +89,7 @@ struct ImportRun {
                     }
                     meter?.finish(source, records: report.records)
                 }
+                try cancellation?.check()
                 try settleUniques(importer)
                 try importer.restoreLinkIndexes()
                 try finishRecords(importer)
