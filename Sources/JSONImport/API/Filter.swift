@@ -33,7 +33,7 @@ public struct Filter: Sendable {
         do throws(FilterError) {
             expression = .success(try FilterParser.parse(text))
         } catch {
-            expression = .failure(QueryError(error.description))
+            expression = .failure(QueryError(error))
         }
     }
 
@@ -147,7 +147,7 @@ public struct Filter: Sendable {
 
     private static func literal(_ value: some Encodable, for path: String) -> Result<FilterExpression.Literal, QueryError> {
         guard let encoded = try? PropertyEncoder.encode(value), let literal = encoded.literal else {
-            return .failure(QueryError("the value compared with '\(path)' must be a single value (a string, number, Boolean, date or nil)"))
+            return .failure(QueryError(.invalidFilter, "the value compared with '\(path)' must be a single value (a string, number, Boolean, date or nil)"))
         }
         return .success(literal)
     }

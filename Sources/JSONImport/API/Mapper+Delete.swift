@@ -65,7 +65,7 @@ extension Mapper {
                 if let filter { selection.filter = try FilterParser.parse(filter) }
                 query = try reader.compiledQuery(entity, selection)
             } catch let error as FilterError {
-                throw QueryError(error.description)
+                throw QueryError(error)
             }
             return try DeleteRun(store: store, now: now, explain: options.explain)
                 .delete(entity, query, options: options)

@@ -52,7 +52,7 @@ extension Mapper {
         return try store.withLock { store in
             let entity = try store.entityPlan(name)
             guard let key = store.storedKey(of: entity, in: try PropertyEncoder.encode(value)) else {
-                throw QueryError("a \(name) value needs a valid primary key (\(entity.spec.primaryKey.joined(separator: ", "))) to be destroyed")
+                throw QueryError(.invalidKey, "a \(name) value needs a valid primary key (\(entity.spec.primaryKey.joined(separator: ", "))) to be destroyed")
             }
             return try destroy(Query<Never>(mapper: self, entity: name).includingStubs(), ids: [key], in: store, options: options)
         }

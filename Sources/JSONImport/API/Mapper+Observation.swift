@@ -43,7 +43,7 @@ extension Mapper {
     ) throws -> ChangeObservation {
         let names = spec.entities.map(\.name)
         for name in entities where spec.entity(named: name) == nil {
-            throw QueryError("unknown entity '\(name)'\(Suggestion.hint(for: name, among: names))")
+            throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: names))")
         }
         return observe(ObserverRegistry.Observer(entities: Set(entities), callback: callback))
     }

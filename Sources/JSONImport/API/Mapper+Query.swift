@@ -12,19 +12,19 @@ extension Mapper {
                 do throws(FilterError) {
                     selection.filter = try FilterParser.parse(filter)
                 } catch {
-                    throw QueryError(error.description)
+                    throw QueryError(error)
                 }
             }
             for order in query.order {
                 guard entity.spec.attribute(named: order.field) != nil else {
-                    throw QueryError("cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: entity.spec.attributes.map(\.name)))")
+                    throw QueryError(.unknownField, "cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: entity.spec.attributes.map(\.name)))")
                 }
                 selection.order.append((order.field, order.isDescending))
             }
             if let fields = query.fields {
                 let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
                 for field in fields where !names.contains(field) {
-                    throw QueryError("\(entity.spec.name) has no field '\(field)'\(Suggestion.hint(for: field, among: names))")
+                    throw QueryError(.unknownField, "\(entity.spec.name) has no field '\(field)'\(Suggestion.hint(for: field, among: names))")
                 }
             }
             selection.limit = query.limit
@@ -36,7 +36,7 @@ extension Mapper {
                 do {
                     rows = try reader.rowIDs(entity, selection)
                 } catch let error as FilterError {
-                    throw QueryError(error.description)
+                    throw QueryError(error)
                 }
                 return try reader.records(entity, rows: rows, fields: query.fields, meta: query.includesMeta)
             }

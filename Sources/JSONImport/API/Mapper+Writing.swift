@@ -136,7 +136,7 @@ extension Mapper {
     func save<T: Encodable>(_ values: [T], name: String, options: ImportOptions) throws -> ImportReport {
         let spec = self.spec
         guard let entity = spec.entity(named: name) else {
-            throw QueryError("unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
+            throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
         }
         var builder = PayloadBuilder(spec: spec)
         var records: [RecordValue] = []

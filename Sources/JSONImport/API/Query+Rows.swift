@@ -26,7 +26,7 @@ extension Query {
         do {
             return try body()
         } catch let error as FilterError {
-            throw QueryError(error.description)
+            throw QueryError(error)
         }
     }
 
@@ -45,7 +45,7 @@ extension Query {
             guard entity.spec.attribute(named: order.field) != nil else {
                 let names = entity.spec.attributes.map(\.name)
                 throw QueryError(
-                    "cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: names))")
+                    .unknownField, "cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: names))")
             }
             selection.order.append((order.field, order.isDescending != reversed))
         }
@@ -62,7 +62,7 @@ extension Query {
     static func check(_ properties: [String], of entity: EntityPlan) throws {
         let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
         for property in properties where !names.contains(property) {
-            throw QueryError("\(entity.spec.name) has no property '\(property)'\(Suggestion.hint(for: property, among: names))")
+            throw QueryError(.unknownField, "\(entity.spec.name) has no property '\(property)'\(Suggestion.hint(for: property, among: names))")
         }
     }
 }

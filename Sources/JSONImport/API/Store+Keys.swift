@@ -3,13 +3,13 @@ extension Store {
     /// The stored primary key of `entity` for a key given as a Swift value: a single value, or
     /// an array of values in key order for a composite key.
     func storedKey(of entity: EntityPlan, from value: PropertyValue) throws -> [StoredValue] {
-        guard !entity.spec.isOwned else { throw QueryError("\(entity.spec.name) has no primary key") }
+        guard !entity.spec.isOwned else { throw QueryError(.invalidKey, "\(entity.spec.name) has no primary key") }
         let keys = entity.spec.keyAttributes
         var parts = [value]
         if keys.count > 1 {
             guard case .array(let items) = value, items.count == keys.count else {
                 throw QueryError(
-                    "the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ", "))): give them as an array, got \(value.summary)")
+                    .invalidKey, "the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ", "))): give them as an array, got \(value.summary)")
             }
             parts = items
         }
@@ -19,7 +19,7 @@ extension Store {
                 case .success(let converted) = ValueConversion.convert(literal.literalValue, to: type, format: attribute.dateFormat),
                 converted != .null
             else {
-                throw QueryError("\(part.summary) is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
+                throw QueryError(.invalidKey, "\(part.summary) is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
             }
             values.append(ValueConversion.applying(attribute.transforms, to: converted))
         }

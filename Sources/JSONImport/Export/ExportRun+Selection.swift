@@ -9,7 +9,7 @@ extension ExportRun {
         do throws(FilterError) {
             return try KeyOrderPages(store: store, entity: entity, filter: filter, keys: keys)
         } catch {
-            throw QueryError(error.description)
+            throw QueryError(error)
         }
     }
 
@@ -18,7 +18,7 @@ extension ExportRun {
         do throws(FilterError) {
             return try FilterParser.parse(text)
         } catch {
-            throw QueryError(error.description)
+            throw QueryError(error)
         }
     }
 }

@@ -59,7 +59,7 @@ struct ExportRun {
     private func checkFields(of entity: EntityPlan) throws {
         let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
         for field in request.fields.names where !names.contains(field) {
-            throw QueryError("\(entity.spec.name) has no field '\(field)'\(Suggestion.hint(for: field, among: names))")
+            throw QueryError(.unknownField, "\(entity.spec.name) has no field '\(field)'\(Suggestion.hint(for: field, among: names))")
         }
     }
 

@@ -74,13 +74,48 @@ public struct RecordQuery: Sendable, Hashable {
 /// A request the mappings cannot serve: an unknown entity or field, a malformed filter, a key
 /// that does not convert. The command line reports it as a usage error (exit 2).
 public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of mistake it is.
+    public let code: Code
     /// What is wrong with the request, ready to print.
     public let message: String
+    /// For a filter that is wrong, the 1-based column in its expression, when known.
+    public let column: Int?
+
+    /// Stable error codes; callers can `catch` a specific one.
+    public enum Code: String, Sendable, Hashable {
+        /// No entity of that name.
+        case unknownEntity
+        /// The entity has no attribute, relationship or field of that name.
+        case unknownField
+        /// The filter expression is malformed, or compares what it cannot.
+        case invalidFilter
+        /// A primary key that does not convert to the key's type, has the wrong number of
+        /// values, or an entity without a key (an owned one) asked for by key.
+        case invalidKey
+        /// Anything else the request gets wrong: a negative depth or age, nothing named to
+        /// delete, a value that cannot be created or compared.
+        case invalidRequest
+    }
+
+    /// Creates an error with code ``Code/invalidRequest``.
+    ///
+    /// - Parameter message: what is wrong with the request.
+    public init(_ message: String) { self.init(.invalidRequest, message) }
 
     /// Creates an error.
     ///
-    /// - Parameter message: what is wrong with the request.
-    public init(_ message: String) { self.message = message }
+    /// - Parameters:
+    ///   - code: what kind of mistake it is.
+    ///   - message: what is wrong with the request.
+    ///   - column: for a filter, the column in the expression.
+    public init(_ code: Code, _ message: String, column: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.column = column
+    }
+
+    /// The error for a filter that does not parse or apply, with its column.
+    init(_ filter: FilterError) { self.init(.invalidFilter, filter.description, column: filter.column) }
 
     /// The message (the same as ``message``).
     public var description: String { message }
@@ -131,25 +166,25 @@ extension StoredValue {
 extension Store {
     func entityPlan(_ name: String) throws -> EntityPlan {
         guard let entity = plan.entity(named: name) else {
-            throw QueryError("unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
+            throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
         }
         return entity
     }
 
     /// A primary key from its command-line form: values joined by commas, in key order.
     func key(of entity: EntityPlan, from text: String) throws -> [StoredValue] {
-        guard !entity.spec.isOwned else { throw QueryError("\(entity.spec.name) has no primary key") }
+        guard !entity.spec.isOwned else { throw QueryError(.invalidKey, "\(entity.spec.name) has no primary key") }
         let keys = entity.spec.keyAttributes
         let parts = keys.count == 1 ? [Substring(text)] : text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == keys.count else {
-            throw QueryError("the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ","))); got '\(text)'")
+            throw QueryError(.invalidKey, "the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ","))); got '\(text)'")
         }
         var values: [StoredValue] = []
         for (part, attribute) in zip(parts, keys) {
             guard case .scalar(let type) = attribute.type,
                 case .success(let value) = ValueConversion.convert(.string(String(part)), to: type, format: attribute.dateFormat)
             else {
-                throw QueryError("'\(part)' is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
+                throw QueryError(.invalidKey, "'\(part)' is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
             }
             values.append(ValueConversion.applying(attribute.transforms, to: value))
         }

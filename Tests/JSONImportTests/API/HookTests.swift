@@ -71,7 +71,7 @@ import Testing
         try mapper.setValidator(for: APIRepo.self, nil)
         try mapper.save(APIRepo(id: 6, name: "y", stars: 5000))
         #expect(seen.withLock { $0 } == ["Repo Optional(12) false", "Repo Optional(5000) true"])
-        #expect(throws: QueryError("unknown entity 'Rep' (did you mean 'Repo'?)")) { try mapper.setValidator(for: "Rep", nil) }
+        #expect(throws: QueryError(.unknownEntity, "unknown entity 'Rep' (did you mean 'Repo'?)")) { try mapper.setValidator(for: "Rep", nil) }
     }
 }
 

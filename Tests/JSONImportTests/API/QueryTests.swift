@@ -65,22 +65,22 @@ import Testing
 
     @Test func unknownNamesAndBadValuesAreQueryErrors() throws {
         let query = mapper.query(APIUser.self)
-        #expect(throws: QueryError("invalid filter: User has no field 'nme' (did you mean 'name'?)")) {
+        #expect(throws: QueryError(.invalidFilter, "invalid filter: User has no field 'nme' (did you mean 'name'?)")) {
             try query.where("nme", .equals, "x").all()
         }
-        #expect(throws: QueryError("invalid filter at column 8: expected a value")) {
+        #expect(throws: QueryError(.invalidFilter, "invalid filter at column 8: expected a value", column: 8)) {
             try query.where("score >").count()
         }
-        #expect(throws: QueryError("invalid filter: value for 'score': expected double, found string \"high\"")) {
+        #expect(throws: QueryError(.invalidFilter, "invalid filter: value for 'score': expected double, found string \"high\"")) {
             try query.where("score", .greaterThan, "high").count()
         }
-        #expect(throws: QueryError("cannot order by 'scor': User has no such attribute (did you mean 'score'?)")) {
+        #expect(throws: QueryError(.unknownField, "cannot order by 'scor': User has no such attribute (did you mean 'score'?)")) {
             try query.order(by: "scor").all()
         }
-        #expect(throws: QueryError("\"one\" is not a valid int for User.id")) {
+        #expect(throws: QueryError(.invalidKey, "\"one\" is not a valid int for User.id")) {
             try mapper.find(APIUser.self, id: "one")
         }
-        #expect(throws: QueryError("the value compared with 'topics' must be a single value (a string, number, Boolean, date or nil)")) {
+        #expect(throws: QueryError(.invalidFilter, "the value compared with 'topics' must be a single value (a string, number, Boolean, date or nil)")) {
             try query.where("topics", .equals, ["swift"]).all()
         }
     }
@@ -92,7 +92,7 @@ import Testing
         #expect(try mapper.query(APIRepo.self).pluck("tags", as: [String].self) == [["swift", "cli"], ["swift"]])
         let rows = try mapper.query(APIUser.self).where("id = 1").pluck(["login", "createdAt", "repos"])
         #expect(rows.map { RecordValue.object($0).jsonText } == [#"{"login":"ana","createdAt":"2024-01-02T03:04:05Z","repos":[10,11]}"#])
-        #expect(throws: QueryError("User has no property 'logins' (did you mean 'login'?)")) {
+        #expect(throws: QueryError(.unknownField, "User has no property 'logins' (did you mean 'login'?)")) {
             try mapper.query(APIUser.self).pluck("logins", as: String.self)
         }
     }

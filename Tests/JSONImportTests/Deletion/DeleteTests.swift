@@ -127,7 +127,7 @@ import Testing
         #expect(report.counts(for: "Repo").list == [0, 0, 0, 2])
         #expect(report.counts(for: "User").list == [0, 2, 0, 0])
         #expect(report.counts(for: "Tag").list == [0, 0, 0, 1])
-        #expect(throws: QueryError("invalid filter: Repo has no field 'stras' (did you mean 'stars'?)")) {
+        #expect(throws: QueryError(.invalidFilter, "invalid filter: Repo has no field 'stras' (did you mean 'stars'?)")) {
             try mapper.delete("Repo", where: "stras > 1")
         }
         #expect(throws: QueryError.self) { try mapper.delete("Rpo", ids: ["1"]) }
