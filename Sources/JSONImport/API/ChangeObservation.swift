@@ -1,12 +1,14 @@
-/// A registered change observer; ``cancel()`` stops its deliveries.
-///
-/// The observation lasts until it is cancelled, whether or not this object is kept, so that
-/// `mapper.observeChanges { … }` works without storing the result.
+/// A registered change observer: it lasts while this object does, as `AnyCancellable` does.
+/// ``cancel()`` stops it earlier; releasing the last reference stops it too, so an observer
+/// cannot outlive whatever holds its token.
 ///
 /// ```swift
-/// let observation = mapper.observeChanges(to: ["User"]) { print($0) }
-/// // …
-/// observation.cancel()
+/// final class Screen {
+///     var observation: ChangeObservation?
+///     func start(_ mapper: Mapper) throws {
+///         observation = try mapper.observeChanges(to: ["User"]) { print($0) }
+///     }
+/// }
 /// ```
 public final class ChangeObservation: Sendable {
     private let registry: ObserverRegistry
@@ -16,6 +18,8 @@ public final class ChangeObservation: Sendable {
         self.registry = registry
         self.id = id
     }
+
+    deinit { cancel() }
 
     /// Stops delivering changes to this observer. Safe to call more than once, from any thread.
     ///

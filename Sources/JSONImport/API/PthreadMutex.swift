@@ -46,4 +46,11 @@ final class PthreadMutex<Value: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
     }
+
+    /// Runs `body` with the value if the lock is free now; `nil`, without waiting, if not.
+    func withLockIfAvailable<R>(_ body: (inout Value) throws -> R) rethrows -> R? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
+    }
 }

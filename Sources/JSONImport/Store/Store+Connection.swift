@@ -22,6 +22,12 @@ extension Store {
         try connection.setColumn(timestamp.rawValue, of: entity, rows: rows, to: .real(time))
     }
 
+    /// A number that changes whenever another connection (another mapper, another process)
+    /// commits to the store; this connection's own commits leave it alone.
+    func externalCommitVersion() throws(StoreError) -> Int64 {
+        try connection.dataVersion()
+    }
+
     /// Writes the whole write-ahead log back into the store file and empties it; `false` when
     /// a reader or writer still uses it.
     func checkpointEmptyingWAL() throws(StoreError) -> Bool {

@@ -37,7 +37,7 @@ import Testing
             let finishedImporters = Atomic<Int>(0)
             let heard = ChangeRecorder()
             let observerErrors = PthreadMutex<[String]>([])
-            mapper.observeChanges { changes in
+            let observation = mapper.observeChanges { changes in
                 heard.record(changes)
                 // Deliveries come in commit order, after the commit: a read sees at least this much.
                 let delivered = heard.all.reduce(0) { $0 + ($1["User"]?.inserted.count ?? 0) }
@@ -45,6 +45,7 @@ import Testing
                 if case .success(let count) = seen, count >= delivered { return }
                 observerErrors.withLock { $0.append("observer heard of \(delivered) users, then read \(seen)") }
             }
+            defer { observation.cancel() }
             let errors = concurrently(importers + readers) { thread in
                 if thread < importers {
                     defer { finishedImporters.add(1, ordering: .releasing) }
@@ -198,7 +199,8 @@ import Testing
         try withTemporaryStore { path in
             let mapper = try makeFileMapper(path)
             let recorder = ChangeRecorder()
-            mapper.observeChanges(recorder.record)
+            let observation = mapper.observeChanges(recorder.record)
+            defer { observation.cancel() }
             let errors = concurrently(4) { thread in
                 for i in 0..<10 { try mapper.save(APIUser(id: thread * 10 + i, login: "u")) }
             }

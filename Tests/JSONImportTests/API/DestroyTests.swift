@@ -66,7 +66,8 @@ import Testing
     @Test func destroyJoinsAWriteBlockAndIsObserved() throws {
         struct Stop: Error {}
         let recorder = ChangeRecorder()
-        mapper.observeChanges(recorder.record)
+        let observation = mapper.observeChanges(recorder.record)
+        defer { observation.cancel() }
         #expect(throws: Stop.self) {
             try mapper.write {
                 try mapper.destroy(APIUser.self, id: 2)

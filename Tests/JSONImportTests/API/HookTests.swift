@@ -80,8 +80,8 @@ import Testing
         let mapper = try makeMapper()
         let all = ChangeRecorder()
         let users = ChangeRecorder()
-        mapper.observeChanges(all.record)
-        try mapper.observeChanges(to: APIUser.self, users.record)
+        let observations = [mapper.observeChanges(all.record), try mapper.observeChanges(to: APIUser.self, users.record)]
+        defer { observations.forEach { $0.cancel() } }
         try mapper.importJSON(twoUsersJSON, as: "User")
         let changes = try #require(all.all.first)
         #expect(changes["User"] == .init(entity: "User", inserted: [.int(1), .int(2), .int(99)]))
@@ -102,7 +102,8 @@ import Testing
         struct Stop: Error {}
         let mapper = try makeMapper()
         let recorder = ChangeRecorder()
-        mapper.observeChanges(recorder.record)
+        let observation = mapper.observeChanges(recorder.record)
+        defer { observation.cancel() }
         #expect(throws: ImportError.self) { try mapper.importJSON(#"[{"id": 1}, {"id": "x"}]"#, as: "User") }
         try mapper.importJSON(#"{"id": 1}"#, as: "User", options: .init(dryRun: true))
         #expect(throws: Stop.self) {
@@ -119,7 +120,8 @@ import Testing
     @Test func aWriteBlockIsDeliveredOnceWithTheNetChanges() throws {
         let mapper = try makeMapper()
         let recorder = ChangeRecorder()
-        mapper.observeChanges(recorder.record)
+        let observation = mapper.observeChanges(recorder.record)
+        defer { observation.cancel() }
         try mapper.write {
             try mapper.save(APIUser(id: 1, login: "a"))
             try mapper.save(APIUser(id: 1, login: "b"))
@@ -133,7 +135,8 @@ import Testing
         struct Stop: Error {}
         let mapper = try makeMapper()
         let recorder = ChangeRecorder()
-        mapper.observeChanges(recorder.record)
+        let observation = mapper.observeChanges(recorder.record)
+        defer { observation.cancel() }
         try mapper.write {
             try mapper.save(APIUser(id: 1, login: "a"))
             #expect(throws: Stop.self) {
@@ -160,8 +163,11 @@ import Testing
     @Test func observersMayWriteThroughTheMapper() throws {
         let mapper = try makeMapper()
         let recorder = ChangeRecorder()
-        try mapper.observeChanges(to: ["Repo"]) { _ in _ = try? mapper.save(APIUser(id: 50, login: "audit")) }
-        try mapper.observeChanges(to: ["User"], recorder.record)
+        let observations = [
+            try mapper.observeChanges(to: ["Repo"]) { _ in _ = try? mapper.save(APIUser(id: 50, login: "audit")) },
+            try mapper.observeChanges(to: ["User"], recorder.record),
+        ]
+        defer { observations.forEach { $0.cancel() } }
         try mapper.save(APIRepo(id: 5, name: "x"))
         #expect(recorder.all.map { $0["User"]?.inserted } == [[.int(50)]])
     }

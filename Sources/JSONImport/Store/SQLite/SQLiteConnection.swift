@@ -145,6 +145,12 @@ final class SQLiteConnection {
         try rows("PRAGMA wal_checkpoint(TRUNCATE)").first?.first == .integer(0)
     }
 
+    /// SQLite's `data_version`: changes when another connection commits.
+    func dataVersion() throws(StoreError) -> Int64 {
+        guard case .integer(let version) = try rows("PRAGMA data_version").first?.first else { return 0 }
+        return version
+    }
+
     /// Runs `sql` with `values` bound, ignoring any rows.
     func run(_ sql: String, _ values: [StoredValue] = []) throws(StoreError) {
         let statement = try self.statement(sql)
