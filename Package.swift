@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+#if os(Linux)
+    let simdjsonPkgConfig: String? = nil
+#else
+    let simdjsonPkgConfig: String? = "simdjson"
+#endif
+
 let package = Package(
     name: "JSONImport",
     platforms: [.macOS(.v15)],
@@ -15,8 +21,11 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // On Linux the headers are on the default search path. simdjson's pkg-config file adds
+        // `-DSIMDJSON_THREADS_ENABLED=1`, a flag SwiftPM refuses (and warns about in every
+        // build of every package that depends on this one), so it is not asked there.
         .systemLibrary(
-            name: "CSimdJSONSystem", pkgConfig: "simdjson",
+            name: "CSimdJSONSystem", pkgConfig: simdjsonPkgConfig,
             providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
         // A small C++ target that walks simdjson's On-Demand API and hands Swift a plain C tape.
         .target(

@@ -1,0 +1,127 @@
+// A small app over JSONImport, in Swift 6 mode: it imports a music catalogue from async code,
+// an actor and plain threads, observes it, cancels an import and handles the library's errors.
+// Every step checks what it gets; the program exits with status 1 at the first surprise.
+import Dispatch
+import Foundation
+import JSONImport
+
+struct Label: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String?
+}
+
+struct Album: Codable, Sendable, Equatable {
+    var id: Int
+    var title: String?
+    var releasedOn: Date?
+}
+
+struct Artist: Codable, Sendable, Equatable, ImportableEntity {
+    var id: Int
+    var name: String
+    var monthlyListeners: Int?
+    var label: Label?
+    var albums: [Album]
+}
+
+func check(_ condition: Bool, _ what: String) {
+    guard condition else {
+        print("FAILED: \(what)")
+        exit(1)
+    }
+    print("ok: \(what)")
+}
+
+/// The app's data layer: one mapper, used from the actor's methods.
+actor Catalogue {
+    let mapper: Mapper
+
+    init() throws {
+        let mappings = Bundle.module.url(forResource: "Mappings", withExtension: nil)!
+        mapper = try Mapper(mappings: mappings.path, store: .inMemory)
+    }
+
+    func load(_ json: String) async throws -> [Artist] {
+        try await mapper.map(Artist.self, json)
+    }
+
+    func topArtists() async throws -> [Artist] {
+        try await mapper.query(Artist.self).where("monthlyListeners > 1000").order(by: "name").all()
+    }
+}
+
+@main
+struct CatalogueApp {
+    static func main() async throws {
+        let payload = """
+            [{"id": 1, "name": "Nina", "monthly_listeners": 5200, "label": {"id": 10, "name": "Blue Note"},
+              "albums": [{"id": 100, "title": "Pastel", "released_on": "2021-04-02"}]},
+             {"id": 2, "name": "Ola", "monthly_listeners": 300, "albums": []}]
+            """
+
+        let catalogue = try Catalogue()
+        let mapper = catalogue.mapper
+
+        // async/await from an actor.
+        let artists = try await catalogue.load(payload)
+        check(artists.map(\.name) == ["Nina", "Ola"] && artists[0].albums.first?.title == "Pastel", "map from an actor")
+        check(try await catalogue.topArtists().map(\.id) == [1], "a query from an actor")
+
+        // Observation as a sequence: the values now, then after a commit that changes them.
+        let (observed, seen) = AsyncStream.makeStream(of: [Artist].self)
+        let observer = Task {
+            for try await values in mapper.observe(mapper.query(Artist.self).order(by: "id")) { seen.yield(values) }
+        }
+        var updates = observed.makeAsyncIterator()
+        check(await updates.next()?.count == 2, "observe yields the current values")
+        try await mapper.save(Artist(id: 3, name: "Pia", monthlyListeners: 9000, label: nil, albums: []))
+        check(await updates.next()?.map(\.id) == [1, 2, 3], "observe yields after a save")
+        observer.cancel()
+
+        // Committed key changes.
+        var changes = try mapper.changes(to: Artist.self).makeAsyncIterator()
+        try await mapper.destroy(Artist.self, id: 2)
+        check(await changes.next()?["Artist"]?.deleted == [.int(2)], "changes(to:) yields the deleted key")
+
+        // Plain threads, with the synchronous API.
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            do {
+                try mapper.save(Artist(id: 10 + thread, name: "t\(thread)", monthlyListeners: nil, label: nil, albums: []))
+            } catch {
+                print("FAILED: save from thread \(thread): \(error)")
+                exit(1)
+            }
+        }
+        check(try await mapper.count(Artist.self) == 6, "saves from four threads")
+
+        // Cancellation: a cancelled task's import leaves the store as it was.
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await mapper.map(Artist.self, #"[{"id": 50, "name": "never"}]"#)
+        }
+        check(await (try? cancelled.value) == nil, "a cancelled import throws")
+        check(try await mapper.find(Artist.self, id: 50) == nil, "and keeps nothing")
+
+        // Progress as a sequence.
+        var finished: ImportReport?
+        for try await event in mapper.importing([.data(Data(payload.utf8), name: "catalogue.json")], as: "Artist") {
+            if case .finished(let report) = event { finished = report }
+        }
+        check(finished?.records == 2, "importing reports the records")
+
+        // Errors: a stable code, the message as localizedDescription, and where.
+        do {
+            try await mapper.importData(Data(#"[{"id": 7, "name": }]"#.utf8), as: "Artist")
+            check(false, "invalid JSON throws")
+        } catch let error as ImportError where error.code == .invalidJSON {
+            check(error.localizedDescription == error.message && error.location.line == 1, "invalid JSON: \(error.localizedDescription)")
+        }
+        do {
+            _ = try await mapper.query(Artist.self).where("popularity > 3").all()
+            check(false, "an unknown field throws")
+        } catch let error as any JSONImportError {
+            check(error.codeName == "invalidFilter", "an unknown field: \(error.codeName): \(error.localizedDescription)")
+        }
+        print("catalogue: all checks passed")
+    }
+}
