@@ -22,6 +22,20 @@ extension Mapper {
         try await offExecutor { try self.map(type, json, options: options) }
     }
 
+    /// Imports `json`, named `name` in errors, and returns its root records read back; see
+    /// ``map(_:_:name:options:)``.
+    public func map<T: Decodable & SendableMetatype>(
+        _ type: T.Type, _ json: Data, name: String, options: ImportOptions = .default
+    ) async throws -> [T] {
+        try await offExecutor { try self.map(type, json, name: name, options: options) }
+    }
+
+    /// Imports the file at `url` and returns its root records read back; see
+    /// ``map(_:contentsOf:options:)``.
+    public func map<T: Decodable & SendableMetatype>(_ type: T.Type, contentsOf url: URL, options: ImportOptions = .default) async throws -> [T] {
+        try await offExecutor { try self.map(type, contentsOf: url, options: options) }
+    }
+
     /// Imports `json` and returns its root records read back; see ``map(_:_:options:)-(_,String,_)``.
     public func map<T: Decodable & SendableMetatype>(_ type: T.Type, _ json: String, options: ImportOptions = .default) async throws -> [T] {
         try await offExecutor { try self.map(type, json, options: options) }

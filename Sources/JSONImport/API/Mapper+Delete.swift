@@ -94,6 +94,7 @@ extension Mapper {
     /// - Throws: ``QueryError`` for an unknown entity, an entity with `timestamps: false`, a
     ///   negative age, or entities without an age; ``DeleteError`` when `deny` refuses (the
     ///   store is unchanged); ``StoreError`` for store failures.
+    @discardableResult
     public func clean(olderThan age: Double? = nil, entities: [String]? = nil, explain: Bool = false) throws -> ImportReport {
         let now = Date().timeIntervalSince1970
         if let age, !(age >= 0) { throw QueryError("the age of rows to evict must be zero or more seconds, got \(age)") }
@@ -112,5 +113,16 @@ extension Mapper {
             return try DeleteRun(store: store, now: now, explain: explain)
                 .clean(evicting: evicted, seenBefore: age.map { now - $0 })
         }
+    }
+
+    /// Evicts the rows of `types`' entities not seen for `age` seconds, then runs the clean-up
+    /// pass; see ``clean(olderThan:entities:explain:)``.
+    ///
+    /// ```swift
+    /// try mapper.clean(olderThan: 30 * 86_400, types: [Repo.self, Tag.self])
+    /// ```
+    @discardableResult
+    public func clean(olderThan age: Double, types: [Any.Type], explain: Bool = false) throws -> ImportReport {
+        try clean(olderThan: age, entities: types.map { entityName(of: $0) }, explain: explain)
     }
 }

@@ -93,6 +93,35 @@ extension Mapper {
         try exportData(ExportRequest(entity: entity, ids: ids, filter: filter, depth: depth, format: format, fields: fields))
     }
 
+    /// The records of `type`'s entity as JSON text, as the API sent them; see `exportData(_:)`.
+    ///
+    /// ```swift
+    /// let json = try mapper.exportData(User.self, where: "score > 50", depth: 0)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: a Swift type stored as an entity (by its name, or ``ImportableEntity/entityName``).
+    ///   - ids: primary keys (a composite key as its values joined by commas, in key order).
+    ///   - filter: a filter expression (SPEC 4.3).
+    ///   - depth: levels of forward relationships nested as objects (SPEC 4.4).
+    ///   - format: a JSON array (under the entity's `root`), or JSON Lines.
+    ///   - fields: which properties of the root records to write.
+    public func exportData<T>(
+        _ type: T.Type, ids: [String] = [], where filter: String? = nil, depth: Int = 1,
+        format: ExportFormat = .json, fields: FieldSelection = .all
+    ) throws -> Data {
+        try exportData(entityName(of: type), ids: ids, where: filter, depth: depth, format: format, fields: fields)
+    }
+
+    /// Writes the records of `type`'s entity to `handle`; see ``exportData(_:ids:where:depth:format:fields:)-(T.Type,_,_,_,_,_)``.
+    @discardableResult
+    public func export<T>(
+        _ type: T.Type, ids: [String] = [], where filter: String? = nil, depth: Int = 1,
+        format: ExportFormat = .json, fields: FieldSelection = .all, to handle: FileHandle
+    ) throws -> Int {
+        try export(entityName(of: type), ids: ids, where: filter, depth: depth, format: format, fields: fields, to: handle)
+    }
+
     /// Runs the export on a reader connection (the writer inside a write block), so it neither
     /// waits for nor holds up imports.
     private func run(_ request: ExportRequest, into sink: (String) throws -> Void) throws -> Int {

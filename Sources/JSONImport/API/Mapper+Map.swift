@@ -28,7 +28,29 @@ extension Mapper {
     ///   `abort`); ``QueryError`` when the type names no entity; `DecodingError` when a record
     ///   does not decode as `T`; ``StoreError`` for store failures.
     public func map<T: Decodable>(_ type: T.Type, _ json: Data, options: ImportOptions = .default) throws -> [T] {
-        try map(type, source: .data(json, name: "<data>"), options: options)
+        try map(type, json, name: "<data>", options: options)
+    }
+
+    /// Imports `json` as ``map(_:_:options:)`` does, naming it `name` in errors and reports, as
+    /// a file would be (`users.json:3:14: invalid JSON …`).
+    ///
+    /// ```swift
+    /// let users = try mapper.map(User.self, response.body, name: "GET /users?page=2")
+    /// ```
+    public func map<T: Decodable>(_ type: T.Type, _ json: Data, name: String, options: ImportOptions = .default) throws -> [T] {
+        try map(type, source: .data(json, name: name), options: options)
+    }
+
+    /// Imports the file at `url` as ``map(_:_:options:)`` does; errors name the file.
+    ///
+    /// ```swift
+    /// let users = try mapper.map(User.self, contentsOf: URL(fileURLWithPath: "users.json"))
+    /// ```
+    ///
+    /// - Throws: as ``map(_:_:options:)``, and ``ImportError`` with code `unreadableFile` when the
+    ///   file cannot be read. A `.jsonl` or `.ndjson` file is read as JSON Lines.
+    public func map<T: Decodable>(_ type: T.Type, contentsOf url: URL, options: ImportOptions = .default) throws -> [T] {
+        try map(type, source: .file(url.path), options: options)
     }
 
     /// Imports JSON text as records of `type`'s entity; see ``map(_:_:options:)``.

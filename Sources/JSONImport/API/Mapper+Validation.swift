@@ -47,7 +47,36 @@ extension Mapper {
     ///   - type: a Swift type stored as an entity.
     ///   - validator: the check, or `nil` to remove it.
     /// - Throws: ``QueryError`` for an unknown entity.
+    @_disfavoredOverload
     public func setValidator<T>(for type: T.Type, _ validator: (@Sendable (RecordFields) throws -> Void)?) throws {
         try setValidator(for: entityName(of: type), validator)
+    }
+
+    /// Sets the validator of `type`'s entity, handed each record decoded as a `T`; see
+    /// ``setValidator(for:_:)`` (by entity name) for when it runs and what a rejection does.
+    ///
+    /// The record decodes from its converted attribute values, by the rules of stored rows. Its
+    /// links are not written yet when the validator runs: relationship properties decode as
+    /// `nil` (optional) or `[]` (arrays), so the type's other relationship properties must be
+    /// one of the two. A record that does not decode as `T` is rejected with the decoding
+    /// error.
+    ///
+    /// ```swift
+    /// try mapper.setValidator(for: Album.self) { album in
+    ///     guard album.title?.isEmpty == false else { throw ValidationError("an album needs a title") }
+    /// }
+    /// ```
+    ///
+    /// The mapper keeps the closure: a closure that uses the mapper should capture it weakly
+    /// (`[weak mapper]`), or the mapper and its closure keep each other alive.
+    ///
+    /// - Parameters:
+    ///   - type: a Swift type stored as an entity.
+    ///   - validator: the check, or `nil` to remove it.
+    /// - Throws: ``QueryError`` for an unknown entity.
+    public func setValidator<T: Decodable & SendableMetatype>(for type: T.Type, _ validator: (@Sendable (T) throws -> Void)?) throws {
+        try setValidator(for: entityName(of: type), validator.map { check in
+            { @Sendable fields in try check(T(from: FieldsDecoder(fields: fields))) }
+        })
     }
 }

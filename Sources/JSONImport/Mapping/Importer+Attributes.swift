@@ -85,15 +85,23 @@ public struct RecordFields: Sendable {
     public let entity: String
     private let values: [String: StoredValue]
     private let present: Set<String>
+    /// The `default`s of the attributes the record leaves out: what storing it would write.
+    let defaults: [String: StoredValue]
 
     init(entity: EntitySpec, values: [Value?]) {
         self.entity = entity.name
         var map: [String: StoredValue] = [:]
+        var defaults: [String: StoredValue] = [:]
         for (attribute, value) in zip(entity.attributes, values) {
-            if let value { map[attribute.name] = value.stored }
+            if let value {
+                map[attribute.name] = value.stored
+            } else if let fallback = attribute.defaultValue {
+                defaults[attribute.name] = fallback
+            }
         }
         self.values = map
         self.present = Set(map.keys)
+        self.defaults = defaults
     }
 
     /// The converted value of attribute `name`; `nil` when the record does not have the key.

@@ -35,7 +35,7 @@ import Testing
         #expect(try enforced())
         try mapper.importJSON(#"{"id": 3}"#, as: "User", options: .init(dryRun: true))
         #expect(try enforced())
-        try mapper.write { try mapper.importJSON(#"{"id": 4, "follower_ids": [1]}"#, as: "User") }
+        _ = try mapper.write { try mapper.importJSON(#"{"id": 4, "follower_ids": [1]}"#, as: "User") }
         #expect(try enforced())
         #expect(throws: StoreError.self) {
             try mapper.rows(#"INSERT INTO "User_followers" ("source", "target", "position") VALUES (1, 99, 0)"#)

@@ -65,7 +65,7 @@ private struct Product: Codable, Equatable, ImportableEntity {
     @Test func orderingUsesTheNumericValue() throws {
         let ascending = try mapper.query(Product.self).where("price IS NOT NULL").order(by: "price").all().map(\.id)
         #expect(ascending == [7, 6, 5, 1, 2, 3])
-        let descending = try mapper.query(Product.self).where("price IS NOT NULL").order(by: "price", descending: true)
+        let descending = mapper.query(Product.self).where("price IS NOT NULL").order(by: "price", descending: true)
         #expect(try descending.all().map(\.id) == [3, 2, 1, 5, 6, 7])
     }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import JSONImport
+
+/// Typed forms of the calls: validators that take the decoded model, payloads that name their
+/// file, export and clean-up by type.
+@Suite struct TypedAPITests {
+    @Test func aValidatorCanTakeTheDecodedModel() throws {
+        let mapper = try makeMapper()
+        try mapper.setValidator(for: APIRepo.self) { repo in
+            // Links are not written yet: `owner` is nil, `tags` empty.
+            if repo.name == "bad" { throw ValidationError("no repo is called bad (\(repo.stars) stars, tags \(repo.tags))") }
+        }
+        let error = #expect(throws: ImportError.self) {
+            try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "bad", "stars": 3, "tags": [{"name": "x"}]}]}"#, as: "User")
+        }
+        #expect(error?.report.errors.first?.message == "rejected by validation: no repo is called bad (3 stars, tags [])")
+        try mapper.importJSON(#"{"id": 1, "repos": [{"id": 6, "name": "good"}]}"#, as: "User")
+        #expect(try mapper.find(APIRepo.self, id: 6)?.name == "good")
+    }
+
+    @Test func aMapperWithAValidatorIsFreedWhenReleased() throws {
+        weak var released: Mapper?
+        do {
+            let mapper = try makeMapper()
+            try mapper.setValidator(for: APIRepo.self) { [weak mapper] repo in
+                _ = try mapper?.count(APIRepo.self)
+                _ = repo
+            }
+            try mapper.importJSON(twoUsersJSON, as: "User")
+            released = mapper
+        }
+        #expect(released == nil)
+    }
+
+    @Test func payloadsNameTheirFileInErrors() throws {
+        let mapper = try makeMapper()
+        let named = #expect(throws: ImportError.self) { try mapper.map(APIUser.self, Data("[{".utf8), name: "page-2.json") }
+        #expect(named?.message.hasPrefix("page-2.json:1:") == true)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-map-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("users.json")
+        try Data(twoUsersJSON.utf8).write(to: file)
+        #expect(try mapper.map(APIUser.self, contentsOf: file).map(\.id) == [1, 2])
+        let missing = #expect(throws: ImportError.self) { try mapper.map(APIUser.self, contentsOf: directory.appendingPathComponent("gone.json")) }
+        #expect(missing?.code == .unreadableFile)
+        #expect(missing?.message.contains("gone.json") == true)
+    }
+
+    @Test func exportAndCleanTakeTypes() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(twoUsersJSON, as: "User")
+        #expect(try mapper.exportData(APIUser.self, ids: ["2"], depth: 0) == (try mapper.exportData("User", ids: ["2"], depth: 0)))
+        let report = try mapper.clean(olderThan: 0, types: [APIRepo.self])
+        #expect(report.counts(for: "Repo").deleted == 2)
+        #expect(try mapper.count(APIRepo.self) == 0)
+    }
+}
