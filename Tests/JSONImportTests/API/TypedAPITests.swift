@@ -57,4 +57,37 @@ import Testing
         #expect(report.counts(for: "Repo").deleted == 2)
         #expect(try mapper.count(APIRepo.self) == 0)
     }
+
+    /// 2,500 users: more than two pages of the cursor.
+    private func manyUsers() throws -> Mapper {
+        let mapper = try makeMapper()
+        let users = (1...2_500).map { #"{"id": \#($0), "login": "u\#($0)"}"# }.joined(separator: ",")
+        try mapper.importJSON("[\(users)]", as: "User")
+        return mapper
+    }
+
+    @Test func forEachVisitsEveryRecordInOrder() throws {
+        let mapper = try manyUsers()
+        var ids: [Int] = []
+        try mapper.query(APIUser.self).order(by: "id", descending: true).forEach { ids.append($0.id) }
+        #expect(ids == Array((1...2_500).reversed()))
+    }
+
+    @Test func valuesArePagedAsTheLoopAsks() async throws {
+        let mapper = try manyUsers()
+        var ids: [Int] = []
+        for try await user in mapper.query(APIUser.self).where("id <= 2200").order(by: "id").values() {
+            ids.append(user.id)
+            // A row deleted after the loop started is left out when its page is read.
+            if user.id == 1 { try await mapper.destroy(APIUser.self, id: 1500) }
+        }
+        #expect(ids == Array(1...2200).filter { $0 != 1500 })
+
+        var first: [Int] = []
+        for try await user in mapper.query(APIUser.self).values() {
+            first.append(user.id)
+            if first.count == 3 { break }
+        }
+        #expect(first == [1, 2, 3])
+    }
 }

@@ -50,6 +50,17 @@ final class DecodingContext {
         return decoded.compactMap { $0 }
     }
 
+    /// Calls `body` with each of `rows` of `entity` decoded as a `T`, in order, a page at a
+    /// time: only one page of values is held.
+    func forEach<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64], _ body: (T) throws -> Void) throws {
+        var start = 0
+        while start < rows.count {
+            let page = Array(rows[start..<min(start + Self.pageSize, rows.count)])
+            for value in try decodeAll(type, entity: entity, rows: page) { try body(value) }
+            start += page.count
+        }
+    }
+
     /// Decodes one property of each of `rows` of `entity` as a `T`, in order, a page at a time.
     func decodeAll<T: Decodable>(_ type: T.Type, property: String, entity: EntityPlan, rows: [Int64]) throws -> [T] {
         try paged(entity, rows) { try decode(type, property: property, entity: entity, row: $0) }
