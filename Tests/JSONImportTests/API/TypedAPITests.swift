@@ -90,4 +90,17 @@ import Testing
         }
         #expect(first == [1, 2, 3])
     }
+
+    @Test func pluckedFieldsAreCodable() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(twoUsersJSON, as: "User")
+        let rows = try mapper.query(APIUser.self).where("id = 1").pluck(["login", "score", "topics", "meta", "address"])
+        // The same JSON as the rows' own text (JSONEncoder orders keys its own way).
+        let encoded = try JSONEncoder().encode(rows)
+        let text = Data(("[" + rows.map { RecordValue.object($0).jsonText }.joined(separator: ",") + "]").utf8)
+        func json(_ data: Data) throws -> NSArray { try #require(JSONSerialization.jsonObject(with: data) as? NSArray) }
+        #expect(try json(encoded) == json(text))
+        let decoded = try JSONDecoder().decode([RecordObject].self, from: encoded)
+        #expect(try json(JSONEncoder().encode(decoded)) == json(text))
+    }
 }
