@@ -1,7 +1,7 @@
 /// A Swift type that names the mapping entity it is stored as.
 ///
 /// Every Swift API call that takes a type (`map(_:_:options:)`,
-/// ``Mapper/find(_:id:)``, ``Mapper/save(_:options:)``, …) stores and reads it as the entity
+/// ``Mapper/find(_:id:)-(_,Encodable)``, ``Mapper/save(_:options:)-xa8k``, …) stores and reads it as the entity
 /// whose name is the type's name. A type whose name differs from its entity adopts this
 /// protocol and says which one:
 ///

@@ -79,7 +79,7 @@ extension Mapper {
         try await offExecutor { try self.importSources(sources, as: entity, options: options, progress: progress) }
     }
 
-    /// Imports payloads as ``importSources(_:as:options:progress:)`` does, reporting as it
+    /// Imports payloads as ``importSources(_:as:options:progress:)-65fws`` does, reporting as it
     /// goes: progress about ten times a second, then the report.
     ///
     /// ```swift

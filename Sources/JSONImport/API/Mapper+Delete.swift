@@ -41,7 +41,7 @@ extension Mapper {
         return try delete(entity, ids: ids, filter: filter, options: options)
     }
 
-    /// Deletes every row of `entity`, with the same rules as ``delete(_:ids:where:options:)``.
+    /// Deletes every row of `entity`, with the same rules as ``delete(_:ids:where:options:)-1m7pp``.
     ///
     /// ```swift
     /// try mapper.deleteAll("Tag")
@@ -116,7 +116,7 @@ extension Mapper {
     }
 
     /// Evicts the rows of `types`' entities not seen for `age` seconds, then runs the clean-up
-    /// pass; see ``clean(olderThan:entities:explain:)``.
+    /// pass; see ``clean(olderThan:entities:explain:)-1j2jo``.
     ///
     /// ```swift
     /// try mapper.clean(olderThan: 30 * 86_400, types: [Repo.self, Tag.self])

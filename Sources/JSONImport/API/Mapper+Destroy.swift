@@ -34,7 +34,7 @@ extension Mapper {
         }
     }
 
-    /// Deletes the record that `value` is (by its primary key); see ``destroy(_:id:options:)``.
+    /// Deletes the record that `value` is (by its primary key); see ``destroy(_:id:options:)-(_,Encodable,_)``.
     ///
     /// ```swift
     /// let repo = try mapper.find(Repo.self, id: 1296269)!
@@ -45,7 +45,7 @@ extension Mapper {
     ///   - value: a value of a type stored as an entity with a primary key.
     ///   - options: cascade, clean-up, explain.
     /// - Returns: what was deleted.
-    /// - Throws: ``QueryError`` when the value has no valid key, and as ``destroy(_:id:options:)``.
+    /// - Throws: ``QueryError`` when the value has no valid key, and as ``destroy(_:id:options:)-(_,Encodable,_)``.
     @discardableResult
     public func destroy<T: Encodable>(_ value: T, options: DeleteOptions = .default) throws -> ImportReport {
         let name = entityName(of: T.self)
@@ -58,7 +58,7 @@ extension Mapper {
         }
     }
 
-    /// Deletes every record of `type`'s entity, stubs included; see ``destroy(_:id:options:)``.
+    /// Deletes every record of `type`'s entity, stubs included; see ``destroy(_:id:options:)-(_,Encodable,_)``.
     ///
     /// ```swift
     /// try mapper.destroyAll(Tag.self)
@@ -68,7 +68,7 @@ extension Mapper {
     ///   - type: the Swift type whose entity to empty.
     ///   - options: cascade, clean-up, explain.
     /// - Returns: what was deleted.
-    /// - Throws: as ``destroy(_:id:options:)``.
+    /// - Throws: as ``destroy(_:id:options:)-(_,Encodable,_)``.
     @discardableResult
     public func destroyAll<T>(_ type: T.Type, options: DeleteOptions = .default) throws -> ImportReport {
         try Query<Never>(mapper: self, entity: entityName(of: type)).includingStubs().destroyAll(options: options)
@@ -84,7 +84,7 @@ extension Mapper {
 
 extension Query {
     /// Deletes every record the query selects (within its limit and offset), with the rules of
-    /// ``Mapper/destroy(_:id:options:)``, in one transaction.
+    /// ``Mapper/destroy(_:id:options:)-(_,Encodable,_)``, in one transaction.
     ///
     /// ```swift
     /// try mapper.query(Repo.self).where("stars < 10 AND owner.login = 'octocat'").destroyAll()

@@ -19,7 +19,7 @@ extension Mapper {
     /// ```
     ///
     /// - Parameters:
-    ///   - type: the Swift type to decode; see ``find(_:id:)`` for the decoding rules.
+    ///   - type: the Swift type to decode; see ``find(_:id:)-(_,Encodable)`` for the decoding rules.
     ///   - json: the payload: one record, an array of records, or either under the entity's
     ///     `root` (or `options.root`).
     ///   - options: error policy, prune, clean-up, dry run, root key path.
@@ -31,7 +31,7 @@ extension Mapper {
         try map(type, json, name: "<data>", options: options)
     }
 
-    /// Imports `json` as ``map(_:_:options:)`` does, naming it `name` in errors and reports, as
+    /// Imports `json` as ``map(_:_:options:)-4ilfm`` does, naming it `name` in errors and reports, as
     /// a file would be (`users.json:3:14: invalid JSON …`).
     ///
     /// ```swift
@@ -41,13 +41,13 @@ extension Mapper {
         try map(type, source: .data(json, name: name), options: options)
     }
 
-    /// Imports the file at `url` as ``map(_:_:options:)`` does; errors name the file.
+    /// Imports the file at `url` as ``map(_:_:options:)-4ilfm`` does; errors name the file.
     ///
     /// ```swift
     /// let users = try mapper.map(User.self, contentsOf: URL(fileURLWithPath: "users.json"))
     /// ```
     ///
-    /// - Throws: as ``map(_:_:options:)``, and ``ImportError`` with code `unreadableFile` when the
+    /// - Throws: as ``map(_:_:options:)-4ilfm``, and ``ImportError`` with code `unreadableFile` when the
     ///   file cannot be read. A `.jsonl` or `.ndjson` file is read as JSON Lines.
     public func map<T: Decodable>(_ type: T.Type, contentsOf url: URL, options: ImportOptions = .default) throws -> [T] {
         try map(type, source: .file(url.path), options: options)

@@ -63,7 +63,7 @@ extension Mapper {
     }
 
     /// The records with the given primary keys, in the order of `ids` (keys without a record
-    /// are left out). Any number of keys is one bound value, as for ``find(_:id:)``.
+    /// are left out). Any number of keys is one bound value, as for ``find(_:id:)-(_,Encodable)``.
     ///
     /// ```swift
     /// let users = try mapper.find(User.self, ids: [3, 1])
@@ -73,7 +73,7 @@ extension Mapper {
     ///   - type: the Swift type to decode.
     ///   - ids: the keys.
     /// - Returns: the records found.
-    /// - Throws: as ``find(_:id:)``.
+    /// - Throws: as ``find(_:id:)-(_,Encodable)``.
     public func find<T: Decodable, ID: Encodable>(_ type: T.Type, ids: [ID]) throws -> [T] {
         let query = self.query(type)
         return try store.withReader { store in
@@ -91,21 +91,21 @@ extension Mapper {
     ///
     /// - Parameter type: the Swift type to decode.
     /// - Returns: the records.
-    /// - Throws: as ``Query/all()``.
+    /// - Throws: as ``Query/all()-6ni5f``.
     public func all<T: Decodable>(_ type: T.Type) throws -> [T] { try query(type).all() }
 
     /// The record with the smallest primary key.
     ///
     /// - Parameter type: the Swift type to decode.
     /// - Returns: the record, or `nil` when there are none.
-    /// - Throws: as ``Query/all()``.
+    /// - Throws: as ``Query/all()-6ni5f``.
     public func first<T: Decodable>(_ type: T.Type) throws -> T? { try query(type).first() }
 
     /// The record with the largest primary key.
     ///
     /// - Parameter type: the Swift type to decode.
     /// - Returns: the record, or `nil` when there are none.
-    /// - Throws: as ``Query/all()``.
+    /// - Throws: as ``Query/all()-6ni5f``.
     public func last<T: Decodable>(_ type: T.Type) throws -> T? { try query(type).last() }
 
     /// How many records `type`'s entity holds (stubs left out).

@@ -61,7 +61,7 @@ extension Mapper {
         try save([value], name: entityName(of: T.self), options: options)
     }
 
-    /// Stores every value of `values`, in one import; see ``save(_:options:)``.
+    /// Stores every value of `values`, in one import; see ``save(_:options:)-xa8k``.
     ///
     /// ```swift
     /// try mapper.saveAll([octocat, hubot])
@@ -71,7 +71,7 @@ extension Mapper {
     ///   - values: the values to store, as records of their type's entity.
     ///   - options: error policy, prune, clean-up, dry run.
     /// - Returns: what the import did.
-    /// - Throws: as ``save(_:options:)``.
+    /// - Throws: as ``save(_:options:)-xa8k``.
     @discardableResult
     public func saveAll<T: Encodable>(_ values: [T], options: ImportOptions = .default) throws -> ImportReport {
         try save(values, name: entityName(of: T.self), options: options)
@@ -92,7 +92,7 @@ extension Mapper {
     ///   - create: makes the value to save when no record has that key; it must have that key.
     /// - Returns: the stored record (read back after saving when it was created).
     /// - Throws: ``QueryError`` when the key does not convert or the created value has another
-    ///   key, and as ``find(_:id:)`` and ``save(_:options:)``.
+    ///   key, and as ``find(_:id:)-(_,Encodable)`` and ``save(_:options:)-xa8k``.
     public func findOrCreate<T: Codable>(_ type: T.Type, id: some Encodable, create: () throws -> T) throws -> T {
         let name = entityName(of: type)
         return try write {
@@ -127,7 +127,7 @@ extension Mapper {
     ///   - id: the key: a single value, or an array of values in key order.
     ///   - initialize: makes the value to return when no record has that key.
     /// - Returns: the stored record, or the new value.
-    /// - Throws: as ``find(_:id:)``, and what `initialize` throws.
+    /// - Throws: as ``find(_:id:)-(_,Encodable)``, and what `initialize` throws.
     public func findOrInitialize<T: Decodable>(_ type: T.Type, id: some Encodable, initialize: () throws -> T) throws -> T {
         try find(type, id: id) ?? initialize()
     }

@@ -105,7 +105,7 @@ public final class Mapper: Sendable {
         try importSources(paths.map(ImportSource.file), as: entity, options: options)
     }
 
-    /// Imports one file as records of `entity`. See ``importFiles(_:as:options:)``.
+    /// Imports one file as records of `entity`. See ``importFiles(_:as:options:)-2kq2q``.
     @discardableResult
     public func importFile(_ path: String, as entity: String, options: ImportOptions = .default) throws -> ImportReport {
         try importFiles([path], as: entity, options: options)

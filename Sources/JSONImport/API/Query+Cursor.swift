@@ -9,7 +9,7 @@ extension Query {
     /// ```
     ///
     /// - Parameter body: called once per record; a throw stops the loop and is rethrown.
-    /// - Throws: as ``all()``, and what `body` throws.
+    /// - Throws: as ``all()-6ni5f``, and what `body` throws.
     public func forEach(_ body: (Record) throws -> Void) throws {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)

@@ -1,8 +1,8 @@
 /// Records of one entity, read back as Swift values: filtered, ordered and paged.
 ///
 /// A query is a value: each modifier returns a new query, and nothing runs until one of
-/// ``all()``, ``first()``, ``last()``, ``count()``, ``exists()``, ``find(_:)`` or
-/// ``pluck(_:as:)`` is called. Every run reads the last committed state (or, inside
+/// ``all()-6ni5f``, ``first()-3fl2p``, ``last()-1pt5z``, ``count()-7pcxt``, ``exists()-1ddc3``, ``find(_:)-(Encodable)`` or
+/// ``pluck(_:as:)-6pjit`` is called. Every run reads the last committed state (or, inside
 /// ``Mapper/write(_:)`` on the same thread, the block's own work) and is safe to call from
 /// any thread.
 ///
@@ -24,7 +24,7 @@
 /// ORDER BY r."login", r."id" LIMIT 10 OFFSET 0
 /// ```
 ///
-/// then decodes each row (see ``Mapper/find(_:id:)`` for
+/// then decodes each row (see ``Mapper/find(_:id:)-(_,Encodable)`` for
 /// the decoding rules). Stubs (rows only known by key, SPEC 1.3) are left out unless
 /// ``includingStubs()`` is used.
 public struct Query<Record: Decodable>: Sendable {
@@ -159,13 +159,13 @@ public struct Query<Record: Decodable>: Sendable {
     /// The first matching record (by the query's order, else by primary key).
     ///
     /// - Returns: the record, or `nil` when none matches.
-    /// - Throws: as ``all()``.
+    /// - Throws: as ``all()-6ni5f``.
     public func first() throws -> Record? { try limit(1).all().first }
 
     /// The last matching record (by the query's order, else by primary key).
     ///
     /// - Returns: the record, or `nil` when none matches.
-    /// - Throws: as ``all()``.
+    /// - Throws: as ``all()-6ni5f``.
     public func last() throws -> Record? {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store, reversed: true, limit: 1)
@@ -187,7 +187,7 @@ public struct Query<Record: Decodable>: Sendable {
     /// Whether any record matches.
     ///
     /// - Returns: `true` when at least one does.
-    /// - Throws: as ``count()``.
+    /// - Throws: as ``count()-7pcxt``.
     public func exists() throws -> Bool { try limit(1).count() > 0 }
 
     /// The matching record with primary key `id`.
@@ -200,7 +200,7 @@ public struct Query<Record: Decodable>: Sendable {
     ///   composite key.
     /// - Returns: the record, or `nil` when there is none (or it does not match).
     /// - Throws: ``QueryError`` when the key does not convert to the key's type, and as
-    ///   ``all()``.
+    ///   ``all()-6ni5f``.
     public func find(_ id: some Encodable) throws -> Record? {
         try mapper.store.withReader { store in
             let entity = try store.entityPlan(self.entity)
@@ -222,7 +222,7 @@ public struct Query<Record: Decodable>: Sendable {
     ///   - property: an attribute or relationship name.
     ///   - type: the Swift type to decode each value as.
     /// - Returns: one value per record, in order.
-    /// - Throws: ``QueryError`` for an unknown property, and as ``all()``.
+    /// - Throws: ``QueryError`` for an unknown property, and as ``all()-6ni5f``.
     public func pluck<V: Decodable>(_ property: String, as type: V.Type = V.self) throws -> [V] {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)
@@ -242,7 +242,7 @@ public struct Query<Record: Decodable>: Sendable {
     ///
     /// - Parameter properties: attribute and relationship names, in the order wanted.
     /// - Returns: one object per record, keyed by property name.
-    /// - Throws: ``QueryError`` for an unknown property, and as ``count()``.
+    /// - Throws: ``QueryError`` for an unknown property, and as ``count()-7pcxt``.
     public func pluck(_ properties: [String]) throws -> [RecordObject] {
         try mapper.store.withReader { store in
             let (entity, rows) = try rowIDs(in: store)
