@@ -3,7 +3,7 @@ import Testing
 
 /// `jsonimport codegen`: Swift files for the mappings, on stdout or in a directory.
 @Suite struct CodegenCommandTests {
-    private let files = ["Address.swift", "JSONSupport.swift", "Repo.swift", "Tag.swift", "User.swift"]
+    private let files = ["Address.swift", "JSONImport+Entities.swift", "JSONSupport.swift", "Repo.swift", "Tag.swift", "User.swift"]
 
     @Test func printsEveryFileOneAfterAnotherWithoutOpeningTheStore() throws {
         let workspace = try Workspace()
@@ -11,7 +11,7 @@ import Testing
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr == "")
         let headers = result.stdout.split(separator: "\n").filter { $0.hasPrefix("// ") && $0.hasSuffix(".swift") }
-        #expect(headers == ["// User.swift", "// Address.swift", "// Repo.swift", "// Tag.swift", "// JSONSupport.swift"])
+        #expect(headers == ["// User.swift", "// Address.swift", "// Repo.swift", "// Tag.swift", "// JSONSupport.swift", "// JSONImport+Entities.swift"])
         #expect(result.stdout.contains("struct User: Sendable, Hashable {\n    var id: Int\n    var login: String?\n"))
         #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
     }
@@ -20,15 +20,28 @@ import Testing
         let workspace = try Workspace()
         let printed = try workspace.run(["codegen"])
         let result = try workspace.run(["codegen", "--out", "Sources/Models"])
-        #expect(result == CLIResult(exitCode: 0, stdout: "wrote 5 files to Sources/Models\n", stderr: ""))
+        #expect(result == CLIResult(exitCode: 0, stdout: "wrote 6 files to Sources/Models\n", stderr: ""))
         let directory = workspace.path("Sources/Models")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == files)
-        let written = try ["User", "Address", "Repo", "Tag", "JSONSupport"].map {
+        let written = try ["User", "Address", "Repo", "Tag", "JSONSupport", "JSONImport+Entities"].map {
             try String(contentsOfFile: directory + "/\($0).swift", encoding: .utf8)
         }
         #expect(written.joined(separator: "\n") == printed.stdout)
         let quiet = try workspace.run(["--quiet", "codegen", "--out", "Sources/Models"])
         #expect(quiet == CLIResult(exitCode: 0, stdout: "", stderr: ""))
+    }
+
+    @Test func outFileWritesEverythingIntoOneFileAndStandaloneLeavesTheConformancesOut() throws {
+        let workspace = try Workspace()
+        let printed = try workspace.run(["codegen"])
+        let result = try workspace.run(["codegen", "--out-file", "Models.swift"])
+        #expect(result == CLIResult(exitCode: 0, stdout: "wrote 6 files into Models.swift\n", stderr: ""))
+        #expect(workspace.contents(of: "Models.swift") == Data(printed.stdout.utf8))
+        #expect(printed.stdout.contains("import JSONImport\n\nextension User: PayloadCodable {}\n"))
+        let standalone = try workspace.run(["codegen", "--standalone"])
+        #expect(!standalone.stdout.contains("JSONImport"))
+        let both = try workspace.run(["codegen", "--out", "A", "--out-file", "B.swift"])
+        #expect(both.exitCode == 2, "\(both)")
     }
 
     @Test func invalidMappingsAreInvalidInput() throws {

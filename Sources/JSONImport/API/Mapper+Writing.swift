@@ -138,6 +138,14 @@ extension Mapper {
         guard let entity = spec.entity(named: name) else {
             throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
         }
+        var run = options
+        run.root = nil
+        run.format = .json
+        if T.self is any PayloadCodable.Type {
+            // Its Codable form is the payload itself.
+            let payload = try JSONEncoder().encode(values)
+            return try importSources([.data(Self.rooted(payload, under: entity.root), name: "<\(name) value>")], as: name, options: run)
+        }
         var builder = PayloadBuilder(spec: spec)
         var records: [RecordValue] = []
         for (index, value) in values.enumerated() {
@@ -150,12 +158,15 @@ extension Mapper {
                 throw ImportError(code: .invalidRecord, message: issue.description, report: report)
             }
         }
-        var run = options
-        run.root = nil
-        run.format = .json
-        // The entity's `root` applies to every payload imported as it: put the records there.
-        var payload = RecordValue.array(records)
-        for segment in (entity.root?.segments ?? []).reversed() { payload = .object(RecordObject([(segment, payload)])) }
-        return try importSources([.data(Data(payload.jsonText.utf8), name: "<\(name) value>")], as: name, options: run)
+        let payload = Data(RecordValue.array(records).jsonText.utf8)
+        return try importSources([.data(Self.rooted(payload, under: entity.root), name: "<\(name) value>")], as: name, options: run)
+    }
+
+    /// The entity's `root` applies to every payload imported as it: the records go there.
+    private static func rooted(_ records: Data, under root: JSONKeyPath?) -> Data {
+        guard let root, !root.segments.isEmpty else { return records }
+        var payload = String(decoding: records, as: UTF8.self)
+        for segment in root.segments.reversed() { payload = "{" + RecordValue.string(segment).jsonText + ":" + payload + "}" }
+        return Data(payload.utf8)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import JSONImport
 
 /// `jsonimport codegen`: writes Swift value types for the mappings, one file per entity plus
-/// `JSONSupport.swift`. Never opens the store.
+/// `JSONSupport.swift` and (unless `--standalone`) `JSONImport+Entities.swift`; with
+/// `--out-file`, all of them in one file. Never opens the store.
 ///
 /// Without `--out` the files are printed one after another (each starts with a comment naming
 /// it); with `--out DIR` they are written into DIR, created when missing, replacing files of
@@ -14,19 +15,40 @@ struct CodegenCommand: Command {
         discussion: [
             "Each entity becomes a Codable, Sendable, Hashable struct that reads and writes the "
                 + "entity's JSON as the API sends it and 'jsonimport export' writes it. "
-                + "JSONSupport.swift holds what the files share. Comments in the YAML become doc "
-                + "comments. The store is never opened."
+                + "JSONSupport.swift holds what the files share; JSONImport+Entities.swift makes "
+                + "the types PayloadCodable, so that the library reads and saves them in that form. "
+                + "Comments in the YAML become doc comments. The store is never opened."
         ],
-        options: [.value("--out", "DIR", help: "Write the files into DIR.", default: "standard output")])
+        options: [
+            .value("--out", "DIR", help: "Write the files into DIR.", default: "standard output"),
+            .value("--out-file", "FILE", help: "Write every type into the one file FILE (for a build-tool plugin)."),
+            .flag(
+                "--standalone",
+                help: "Leave out JSONImport+Entities.swift, which makes the types PayloadCodable: for code that "
+                    + "uses the types without the library."),
+        ])
 
     let directory: String?
+    let file: String?
+    let standalone: Bool
 
     init(parsing arguments: ParsedArguments) throws(CLIError) {
         directory = arguments.value(of: "--out")
+        file = arguments.value(of: "--out-file")
+        standalone = arguments.isSet("--standalone")
+        if directory != nil && file != nil { throw CLIError(.usage, "give --out or --out-file, not both") }
     }
 
     func run(in context: CommandContext) throws -> [SwiftSourceFile] {
-        let files = try SwiftCodeGenerator(spec: context.loadMappings()).files()
+        let files = try SwiftCodeGenerator(spec: context.loadMappings(), standalone: standalone).files()
+        if let file {
+            do {
+                try Data(files.map(\.contents).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+            } catch {
+                throw CLIError(.invalidInput, "cannot write to '\(file)': \(error.localizedDescription)")
+            }
+            return files
+        }
         guard let directory else { return files }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -41,6 +63,10 @@ struct CodegenCommand: Command {
     }
 
     func render(_ files: [SwiftSourceFile], to output: Output) {
+        if let file {
+            output.report("wrote \(files.count) files into \(file)\n")
+            return
+        }
         guard let directory else {
             output.result(files.map(\.contents).joined(separator: "\n"))
             return

@@ -390,13 +390,19 @@ enum HelpTexts {
 
         Each entity becomes a Codable, Sendable, Hashable struct that reads and writes
         the entity's JSON as the API sends it and 'jsonimport export' writes it.
-        JSONSupport.swift holds what the files share. Comments in the YAML become doc
-        comments. The store is never opened.
+        JSONSupport.swift holds what the files share; JSONImport+Entities.swift makes
+        the types PayloadCodable, so that the library reads and saves them in that form.
+        Comments in the YAML become doc comments. The store is never opened.
 
         USAGE: jsonimport codegen [OPTIONS]
 
         OPTIONS:
           --out DIR               Write the files into DIR. (default: standard output)
+          --out-file FILE         Write every type into the one file FILE (for a
+                                  build-tool plugin).
+          --standalone            Leave out JSONImport+Entities.swift, which makes the
+                                  types PayloadCodable: for code that uses the types
+                                  without the library.
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

@@ -36,7 +36,7 @@ import Testing
 
         let mapper = try source.makeStore()
         let spec = mapper.spec
-        for file in try SwiftCodeGenerator(spec: spec).files() {
+        for file in try SwiftCodeGenerator(spec: spec, standalone: true).files() {
             try Data(file.contents.utf8).write(to: directory.appendingPathComponent(file.name))
         }
         let entities = spec.entities.filter { !$0.isOwned }.map(\.name)

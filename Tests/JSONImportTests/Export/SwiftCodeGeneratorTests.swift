@@ -48,6 +48,8 @@ import Testing
     @Test func oneFilePerEntityInDeclarationOrderThenTheSharedFile() throws {
         let spec = try MappingSpec.load(yaml: yaml, file: "library.yml")
         #expect(try SwiftCodeGenerator(spec: spec).files().map(\.name)
+            == ["Author.swift", "Settings.swift", "Book.swift", "JSONSupport.swift", "JSONImport+Entities.swift"])
+        #expect(try SwiftCodeGenerator(spec: spec, standalone: true).files().map(\.name)
             == ["Author.swift", "Settings.swift", "Book.swift", "JSONSupport.swift"])
     }
 

@@ -37,12 +37,14 @@ final class DecodingContext {
 
     /// Decodes `rows` of `entity` as `T`s, in order, a page at a time.
     func decodeAll<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
-        try paged(entity, rows) { try decode(type, entity: entity, row: $0) }
+        if T.self is any PayloadCodable.Type { return try decodePayloads(type, entity: entity, rows: rows) }
+        return try paged(entity, rows) { try decode(type, entity: entity, row: $0) }
     }
 
     /// Decodes those of `rows` of `entity` that exist as `T`s, in order (repeats kept), a page
     /// at a time.
     func decodeExisting<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
+        if T.self is any PayloadCodable.Type { return try decodePayloads(type, entity: entity, rows: rows) }
         let decoded = try paged(entity, rows) { row -> T? in
             guard try exists(entity, row: row) else { return nil }
             return try decode(type, entity: entity, row: row)
@@ -87,7 +89,8 @@ final class DecodingContext {
 
     /// Decodes row `row` of `entity` as a `T`.
     func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, row: Int64) throws -> T {
-        try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, parent: .root, key: nil))
+        if T.self is any PayloadCodable.Type, let value = try decodePayloads(type, entity: entity, rows: [row]).first { return value }
+        return try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, parent: .root, key: nil))
     }
 
     /// Decodes one property of row `row` of `entity` as a `T`.

@@ -21,6 +21,11 @@ import Foundation
 /// `{"contact": {"email": …}}`). Comments written above a declaration in the YAML, and at the
 /// end of its line, become its doc comment.
 ///
+/// `JSONImport+Entities.swift` makes every type ``PayloadCodable``, so that the mapper reads and
+/// saves it through that JSON form (`map`, `find`, queries, `save`, `observe`); a
+/// ``standalone`` generator leaves that file out, for code that uses the types without the
+/// library (a client that only decodes the API's JSON).
+///
 /// ```swift
 /// let files = try SwiftCodeGenerator(spec: MappingSpec.load(from: "Mappings")).files()
 /// for file in files { try file.contents.write(toFile: "Models/" + file.name, atomically: true, encoding: .utf8) }
@@ -28,20 +33,31 @@ import Foundation
 public struct SwiftCodeGenerator: Sendable {
     /// The mappings the code is generated for.
     public let spec: MappingSpec
+    /// Leaves out `JSONImport+Entities.swift`: the types do not need the library.
+    public let standalone: Bool
     /// Mapping file texts by path, for comments; files not listed are read from disk.
     private let sources: [String: String]
 
     /// A generator for `spec`; comments are read from the mapping files the spec was loaded from.
-    public init(spec: MappingSpec) {
-        self.init(spec: spec, sources: [:])
+    ///
+    /// - Parameters:
+    ///   - spec: the mappings.
+    ///   - standalone: leave out the file that makes the types ``PayloadCodable``.
+    public init(spec: MappingSpec, standalone: Bool = false) {
+        self.init(spec: spec, standalone: standalone, sources: [:])
     }
 
-    init(spec: MappingSpec, sources: [String: String]) {
+    init(spec: MappingSpec, standalone: Bool = false, sources: [String: String]) {
         self.spec = spec
+        self.standalone = standalone
         self.sources = sources
     }
 
-    /// Every generated file: one per entity, in declaration order, then `JSONSupport.swift`.
+    /// The file that makes every type ``PayloadCodable``.
+    static let conformancesFile = "JSONImport+Entities.swift"
+
+    /// Every generated file: one per entity, in declaration order, then `JSONSupport.swift`,
+    /// then (unless ``standalone``) `JSONImport+Entities.swift`.
     ///
     /// - Throws: ``CodegenError`` when owned entities contain each other through `one`
     ///   relationships (a struct cannot contain itself).
@@ -63,6 +79,14 @@ public struct SwiftCodeGenerator: Sendable {
         files.append(SwiftSourceFile(
             name: SwiftSupportFile.name,
             contents: header(for: SwiftSupportFile.name, from: nil) + SwiftSupportFile.body + "\n"))
+        if !standalone {
+            let conformances = spec.entities.map { "extension \(SwiftName.type($0.name)): PayloadCodable {}" }
+            files.append(SwiftSourceFile(
+                name: Self.conformancesFile,
+                contents: header(for: Self.conformancesFile, from: nil)
+                    + "// The mapper reads and saves these types through their JSON form.\n\n"
+                    + "import JSONImport\n\n" + conformances.joined(separator: "\n") + "\n"))
+        }
         return files
     }
 
