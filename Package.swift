@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "JSONImport", targets: ["JSONImport"]),
         .executable(name: "jsonimport", targets: ["jsonimport"]),
+        .plugin(name: "JSONImportCodegen", targets: ["JSONImportCodegen"]),
     ],
     targets: [
         .systemLibrary(
@@ -33,6 +34,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
+        // Generates Swift types from a target's Mappings/ at build time (`jsonimport codegen`).
+        .plugin(name: "JSONImportCodegen", capability: .buildTool(), dependencies: ["jsonimport"]),
         // Times the clean-up pass on a large store: `bash Benchmarks/cleanup_scale.sh`.
         .executableTarget(
             name: "cleanup-scale", dependencies: ["JSONImport", "CSQLite"], path: "Benchmarks/CleanupScale"),

@@ -8,9 +8,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "JSONImport", path: "../..")],
     targets: [
+        // The types of the mappings (Artist, Album, Label) are generated at build time from
+        // Sources/catalogue/Mappings by the package's plugin.
         .executableTarget(
             name: "catalogue",
             dependencies: [.product(name: "JSONImport", package: "JSONImport")],
-            resources: [.copy("Mappings")]),
+            resources: [.copy("Mappings")],
+            plugins: [.plugin(name: "JSONImportCodegen", package: "JSONImport")]),
     ]
 )
