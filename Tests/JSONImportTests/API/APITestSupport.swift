@@ -74,6 +74,19 @@ let twoUsersJSON = """
     ]
     """
 
+/// Teams whose members block their deletion (`onDelete: deny`).
+let teamsDenyingDeletionYAML = """
+    entities:
+      Team:
+        primaryKey: id
+        attributes: { id: int }
+        relationships:
+          members: { to: Member, kind: many, onDelete: deny }
+      Member:
+        primaryKey: id
+        attributes: { id: int }
+    """
+
 /// A fresh file store in a temporary directory, removed by `body`'s end.
 func withTemporaryStore<T>(_ yaml: String = githubYAML, _ body: (String) throws -> T) throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-api-\(UUID().uuidString)")

@@ -45,19 +45,8 @@ import Testing
     }
 
     @Test func denyRefusesAndKeepsEverything() throws {
-        let yaml = """
-            entities:
-              Team:
-                primaryKey: id
-                attributes: { id: int }
-                relationships:
-                  members: { to: Member, kind: many, onDelete: deny }
-              Member:
-                primaryKey: id
-                attributes: { id: int }
-            """
         struct Team: Codable { var id: Int; var members: [Int] }
-        let mapper = try makeMapper(yaml)
+        let mapper = try makeMapper(teamsDenyingDeletionYAML)
         try mapper.save(Team(id: 1, members: [7]))
         #expect(throws: DeleteError.self) { try mapper.destroy(Team.self, id: 1) }
         #expect(try mapper.find(Team.self, id: 1)?.members == [7])

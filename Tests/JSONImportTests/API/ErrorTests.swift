@@ -69,18 +69,7 @@ import Testing
         let missing = libraryError { _ = try Mapper(spec: MappingSpec.load(yaml: githubYAML), store: .file("/nonexistent/dir/x.sqlite")) }
         #expect(missing is StoreError)
 
-        let mapper = try makeMapper(
-            """
-            entities:
-              Team:
-                primaryKey: id
-                attributes: { id: int }
-                relationships:
-                  members: { to: Member, kind: many, onDelete: deny }
-              Member:
-                primaryKey: id
-                attributes: { id: int }
-            """)
+        let mapper = try makeMapper(teamsDenyingDeletionYAML)
         try mapper.importJSON(#"{"id": 1, "members": [{"id": 2}]}"#, as: "Team")
         let denied = libraryError { try mapper.delete("Team", ids: ["1"]) }
         #expect(denied?.codeName == "denied")
