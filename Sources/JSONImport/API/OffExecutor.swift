@@ -38,11 +38,16 @@ extension Mapper {
     /// Runs the blocking `body` on the library's threads and waits for it without blocking the
     /// caller's executor. Cancelling the calling task sets the call's ``CancellationFlag``: an
     /// import stops at the next record, rolls back and throws `CancellationError`.
+    ///
+    /// Inside an async write block the work runs on the block's writer thread instead, in its
+    /// transaction (see ``WriteSession``).
     func offExecutor<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try Task.checkCancellation()
         let flag = CancellationFlag()
+        let session = WriteSession.current.flatMap { $0.store === store ? $0 : nil }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            if let session { return try await session.run { try flag.whileCurrent(body) } }
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 Self.workQueue.async {
                     do {
                         continuation.resume(returning: try flag.whileCurrent(body))

@@ -53,6 +53,8 @@ final class SharedStore: @unchecked Sendable {
         let me = Self.currentThread
         // Only this thread can have stored its own id, so a relaxed load cannot be fooled.
         if owner.load(ordering: .relaxed) == me { return try body(writer) }
+        // A synchronous call inside an async write block runs on the block's writer thread.
+        if let session = WriteSession.current, session.store === self { return try session.runBlocking { try withLock(body) } }
         var result: Result<R, any Error>?
         lock.withLock { _ in
             owner.store(me, ordering: .relaxed)
@@ -81,7 +83,7 @@ final class SharedStore: @unchecked Sendable {
     /// Runs `body` with a store that shows the last committed state, in one read transaction;
     /// inside a write block it is the writer, so the block sees its own work.
     func withReader<R>(_ body: (Store) throws -> R) throws -> R {
-        guard let readerPath, !isHeldByCurrentThread else { return try withLock(body) }
+        guard let readerPath, !isHeldByCurrentThread, WriteSession.current?.store !== self else { return try withLock(body) }
         let reader = try idleReaders.withLock { $0.popLast() }
             ?? ReaderConnection(
                 try Store(

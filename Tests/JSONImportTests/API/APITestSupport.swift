@@ -95,6 +95,14 @@ func withTemporaryStore<T>(_ yaml: String = githubYAML, _ body: (String) throws 
     return try body(directory.appendingPathComponent("store.sqlite").path)
 }
 
+/// A fresh file store in a temporary directory, removed by `body`'s end, for async tests.
+func withTemporaryStoreAsync<T>(_ body: (String) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-api-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory.appendingPathComponent("store.sqlite").path)
+}
+
 /// A mapper over a file store for the SPEC example mapping.
 func makeFileMapper(_ path: String, yaml: String = githubYAML) throws -> Mapper {
     try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: .file(path))

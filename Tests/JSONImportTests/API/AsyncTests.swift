@@ -78,6 +78,52 @@ import Testing
     }
 }
 
+/// Async write blocks: one transaction across awaits.
+@Suite struct AsyncWriteTests {
+    @Test func aBlockCommitsEverythingItDidAcrossAwaits() async throws {
+        let mapper = try makeMapper()
+        let seen = try await mapper.write {
+            try await mapper.save(APIUser(id: 1, login: "ana"))
+            try await Task.sleep(for: .milliseconds(5))
+            try await mapper.save(APIUser(id: 2, login: "bo"))
+            // Inside the block, reads see the block's own work.
+            return try await mapper.count(APIUser.self)
+        }
+        #expect(seen == 2)
+        #expect(try await mapper.query(APIUser.self).order(by: "id").pluck("login", as: String.self) == ["ana", "bo"])
+    }
+
+    @Test func aBlockThatThrowsKeepsNothing() async throws {
+        struct Stop: Error {}
+        let mapper = try makeMapper()
+        try await mapper.save(APIUser(id: 1, login: "ana"))
+        await #expect(throws: Stop.self) {
+            try await mapper.write {
+                try await mapper.save(APIUser(id: 2, login: "bo"))
+                try await mapper.destroy(APIUser.self, id: 1)
+                throw Stop()
+            }
+        }
+        #expect(try await mapper.query(APIUser.self).pluck("login", as: String.self) == ["ana"])
+    }
+
+    @Test func othersSeeTheBlockOnlyOnceItCommits() async throws {
+        try await withTemporaryStoreAsync { path in
+            let mapper = try makeFileMapper(path)
+            try await mapper.write {
+                try await mapper.save(APIUser(id: 1, login: "ana"))
+                // A task outside the block reads the last committed state.
+                let outside = try await Task.detached { try await mapper.count(APIUser.self) }.value
+                #expect(outside == 0)
+                // A synchronous call inside the block joins it.
+                let inside = { try mapper.count(APIUser.self) }
+                #expect(try inside() == 1)
+            }
+            #expect(try await mapper.count(APIUser.self) == 1)
+        }
+    }
+}
+
 /// Lets a test hold the importing thread at a validator until it has done something.
 private final class Gate: Sendable {
     private let state = PthreadMutex((arrived: false, open: false))
