@@ -83,13 +83,13 @@ import Testing
             extension Author: Codable {
                 init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: JSONKey.self)
-                    id = try container.decode(Int.self, forKey: "id")
-                    name = try container.decodeIfPresent(String.self, forKey: "name") ?? "anonymous"
+                    id = try container.decodeScalar(Int.self, forKey: "id")
+                    name = try container.decodeScalarIfPresent(String.self, forKey: "name") ?? "anonymous"
                     let contactContainer = try container.nestedContainerIfPresent(forKey: "contact")
-                    email = try contactContainer?.decodeIfPresent(String.self, forKey: "email")
-                    `internal` = try container.decodeIfPresent(String.self, forKey: "internal")
+                    email = try contactContainer?.decodeScalarIfPresent(String.self, forKey: "email")
+                    `internal` = try container.decodeScalarIfPresent(String.self, forKey: "internal")
                     joinedAt = try container.decodeDateIfPresent(forKey: "joined_at", format: .epoch)
-                    token = try container.decodeIfPresent(UUID.self, forKey: "token")
+                    token = try container.decodeScalarIfPresent(UUID.self, forKey: "token")
                     settings = try container.decodeIfPresent(Settings.self, forKey: "settings")
                     books = try container.decodeIfPresent([Book.Key].self, forKey: "books")
                 }

@@ -57,6 +57,9 @@ struct CatalogueApp {
         check(released == DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: 2021, month: 4, day: 2).date, "a date in its pattern")
         check(try await mapper.find(Artist.self, id: 1) == artists[0], "find gives what map gave")
         check(try JSONDecoder().decode([Artist].self, from: Data(payload.utf8))[0].monthlyListeners == 5200, "JSONDecoder reads the payload")
+        // The type table's conversions: numbers sent as strings.
+        let lenient = try JSONDecoder().decode(Artist.self, from: Data(#"{"id": "8", "name": "Quin", "monthly_listeners": "12"}"#.utf8))
+        check(lenient.id == 8 && lenient.monthlyListeners == 12, "JSONDecoder converts as the mappings do")
         var renamed = artists[1]
         renamed.monthlyListeners = 301
         try await mapper.save(renamed)

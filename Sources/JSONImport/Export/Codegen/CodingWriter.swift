@@ -67,10 +67,22 @@ struct CodingWriter {
             if isRequired { return "try \(container).decodeDate(forKey: \(key), format: \(format))" }
             return "try \(container).decodeDateIfPresent(forKey: \(key), format: \(format))\(fallback)"
         case .plain, .uuid:
+            if Self.scalars.contains(property.baseType) {
+                if isRequired { return "try \(container).decodeScalar(\(property.baseType).self, forKey: \(key))" }
+                return "try \(container).decodeScalarIfPresent(\(property.baseType).self, forKey: \(key))\(fallback)"
+            }
+            if property.baseType.hasPrefix("["), Self.scalars.contains(String(property.baseType.dropFirst().dropLast())) {
+                let element = property.baseType.dropFirst().dropLast()
+                let decoded = "try \(container).decodeScalarsIfPresent(\(element).self, forKey: \(key))"
+                return isRequired ? "\(decoded) ?? []" : decoded + fallback
+            }
             if isRequired { return "try \(container).decode(\(property.baseType).self, forKey: \(key))" }
             return "try \(container).decodeIfPresent(\(property.baseType).self, forKey: \(key))\(fallback)"
         }
     }
+
+    /// Types read through `JSONScalar`: in every JSON form the type table accepts.
+    private static let scalars: Set<String> = ["Int", "Double", "Decimal", "Bool", "String", "UUID", "URL"]
 
     // MARK: Encoding
 
