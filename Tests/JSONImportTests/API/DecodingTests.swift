@@ -141,7 +141,7 @@ let catalogYAML = """
         }
     }
 
-    @Test func unknownPropertiesAreNilWhenOptionalAndNamedWhenRequired() throws {
+    @Test func unknownPropertiesAreNilWhenOptionalAndMisspeltOnesAreNamed() throws {
         struct Extra: Codable, ImportableEntity {
             static let entityName = "User"
             var id: Int
@@ -160,6 +160,30 @@ let catalogYAML = """
         } throws: { error in
             guard case DecodingError.keyNotFound(_, let context) = error else { return false }
             return context.debugDescription == "User has no property 'logn' (did you mean 'login'?)"
+        }
+        // A misspelt optional property is reported too, not read as nil; so is a JSON key where
+        // the property name was meant.
+        struct OptionalTypo: Codable, ImportableEntity {
+            static let entityName = "User"
+            var id: Int
+            var logn: String?
+        }
+        struct JSONKeys: Codable, ImportableEntity {
+            static let entityName = "User"
+            var id: Int
+            var createdAt: Date?
+            enum CodingKeys: String, CodingKey {
+                case id
+                case createdAt = "created_at"
+            }
+        }
+        for find in [{ _ = try mapper.find(OptionalTypo.self, id: 1) }, { _ = try mapper.find(JSONKeys.self, id: 1) }] {
+            #expect {
+                try find()
+            } throws: { error in
+                guard case DecodingError.keyNotFound(_, let context) = error else { return false }
+                return context.debugDescription.contains("did you mean")
+            }
         }
     }
 

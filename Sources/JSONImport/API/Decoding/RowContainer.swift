@@ -1,7 +1,8 @@
 /// The properties of a stored row: attributes by name, relationships by name.
 ///
 /// A to-one relationship without a link decodes as `nil`; a to-many one without links as `[]`.
-/// A name the entity does not have decodes as `nil` for an optional property and is
+/// A name the entity does not have is `keyNotFound` naming the property it is close to, if
+/// any (a misspelling); a name unlike any decodes as `nil` for an optional property and is
 /// `keyNotFound` otherwise.
 struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RowDecoder
@@ -63,6 +64,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// costs nothing on the way that finds a value.)
     @inline(never)
     private func noValue<T>(_ type: T.Type, _ relationship: Int?, _ key: Key) throws -> T {
+        if relationship == nil, let misspelt = misspelt(key) { throw misspelt }
         if let none = nilValue(of: type) { return none }
         guard let relationship else { throw notFound(key) }
         throw DecodingError.valueNotFound(type, .init(
@@ -79,6 +81,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let nested = try relationshipDecoder(type, relationship, key) else { return nil }
             return try decode(type, from: nested)
         case nil:
+            if let misspelt = misspelt(key) { throw misspelt }
             return nil
         }
     }
@@ -138,6 +141,16 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return RowDecoder(context: context, entity: target, row: row, parent: decoder.path, key: key)
         case nil: throw notFound(key)
         }
+    }
+
+    /// For a name the entity does not have but that is close to one it has (a misspelt
+    /// property, or a JSON key such as `created_at` where the property is `createdAt`), the
+    /// error naming both; `nil` for a name unlike any (an optional property the mapping does
+    /// not know decodes as `nil`).
+    private func misspelt(_ key: Key) -> DecodingError? {
+        let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
+        guard Suggestion.closest(to: key.stringValue, among: names) != nil else { return nil }
+        return notFound(key)
     }
 
     private func notFound(_ key: Key) -> DecodingError {
