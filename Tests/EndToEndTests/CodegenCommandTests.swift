@@ -42,6 +42,10 @@ import Testing
         #expect(!standalone.stdout.contains("JSONImport"))
         let both = try workspace.run(["codegen", "--out", "A", "--out-file", "B.swift"])
         #expect(both.exitCode == 2, "\(both)")
+        let open = try workspace.run(["codegen", "--access", "public"])
+        #expect(open.stdout.contains("public struct User: Sendable, Hashable {\n    public var id: Int\n"))
+        let unknown = try workspace.run(["codegen", "--access", "private"])
+        #expect(unknown.exitCode == 2 && unknown.stderr.contains("--access is 'public' or 'internal', not 'private'"), "\(unknown)")
     }
 
     @Test func invalidMappingsAreInvalidInput() throws {

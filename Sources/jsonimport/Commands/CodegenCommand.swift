@@ -22,6 +22,7 @@ struct CodegenCommand: Command {
         options: [
             .value("--out", "DIR", help: "Write the files into DIR.", default: "standard output"),
             .value("--out-file", "FILE", help: "Write every type into the one file FILE (for a build-tool plugin)."),
+            .value("--access", "LEVEL", help: "'public' declares the types, their members and a memberwise initializer public, for a module others import.", default: "internal"),
             .flag(
                 "--standalone",
                 help: "Leave out JSONImport+Entities.swift, which makes the types PayloadCodable: for code that "
@@ -31,8 +32,14 @@ struct CodegenCommand: Command {
     let directory: String?
     let file: String?
     let standalone: Bool
+    let isPublic: Bool
 
     init(parsing arguments: ParsedArguments) throws(CLIError) {
+        switch arguments.value(of: "--access") ?? "internal" {
+        case "public": isPublic = true
+        case "internal": isPublic = false
+        case let other: throw CLIError(.usage, "--access is 'public' or 'internal', not '\(other)'")
+        }
         directory = arguments.value(of: "--out")
         file = arguments.value(of: "--out-file")
         standalone = arguments.isSet("--standalone")
@@ -40,7 +47,7 @@ struct CodegenCommand: Command {
     }
 
     func run(in context: CommandContext) throws -> [SwiftSourceFile] {
-        let files = try SwiftCodeGenerator(spec: context.loadMappings(), standalone: standalone).files()
+        let files = try SwiftCodeGenerator(spec: context.loadMappings(), standalone: standalone, isPublic: isPublic).files()
         if let file {
             do {
                 try Data(files.map(\.contents).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))

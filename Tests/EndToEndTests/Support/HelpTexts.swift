@@ -400,6 +400,9 @@ enum HelpTexts {
           --out DIR               Write the files into DIR. (default: standard output)
           --out-file FILE         Write every type into the one file FILE (for a
                                   build-tool plugin).
+          --access LEVEL          'public' declares the types, their members and a
+                                  memberwise initializer public, for a module others
+                                  import. (default: internal)
           --standalone            Leave out JSONImport+Entities.swift, which makes the
                                   types PayloadCodable: for code that uses the types
                                   without the library.

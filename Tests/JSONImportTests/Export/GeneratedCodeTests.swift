@@ -71,6 +71,49 @@ import Testing
         }
     }
 
+    /// With `isPublic`, the code compiles as a module of its own, and code in another module
+    /// builds its values with the public memberwise initializers and reads their properties.
+    @Test(.timeLimit(.minutes(3)))
+    func publicTypesAreUsableFromAnotherModule() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-public-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mapper = try makeExampleMapper()
+        var sources: [String] = []
+        for file in try SwiftCodeGenerator(spec: mapper.spec, standalone: true, isPublic: true).files() {
+            let url = directory.appendingPathComponent(file.name)
+            try Data(file.contents.utf8).write(to: url)
+            sources.append(url.path)
+        }
+        let module = try Self.run("/usr/bin/env", [
+            "swiftc", "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", "-emit-module", "-emit-library",
+            "-module-name", "Models", "-emit-module-path", directory.appendingPathComponent("Models.swiftmodule").path,
+            "-o", directory.appendingPathComponent("libModels.so").path,
+        ] + sources)
+        try #require(module.status == 0, "the public code does not compile as a module:\n\(module.output)")
+        let client = directory.appendingPathComponent("client.swift")
+        try """
+            import Foundation
+            import Models
+
+            let user = User(id: 1, login: "ana", address: Address(city: "Oslo"), repos: [.key(10)])
+            let json = try JSONEncoder().encode(user)
+            let back = try JSONDecoder().decode(User.self, from: json)
+            precondition(back == user && back.address?.city == "Oslo")
+            let reaction = Reaction.Key(articleId: 101, authorId: 13)
+            print(reaction.articleId, back.login ?? "")
+
+            """.write(to: client, atomically: true, encoding: .utf8)
+        let build = try Self.run("/usr/bin/env", [
+            "swiftc", "-swift-version", "6", "-warnings-as-errors", "-I", directory.path, "-L", directory.path, "-lModels",
+            "-Xlinker", "-rpath", "-Xlinker", directory.path, "-o", directory.appendingPathComponent("client").path, client.path,
+        ])
+        try #require(build.status == 0, "a client of the public types does not compile:\n\(build.output)")
+        let run = try Self.run(directory.appendingPathComponent("client").path, [])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output == "101 ana\n")
+    }
+
     /// Reads each `ENTITY INPUT OUTPUT` triple: decodes every line of INPUT as the entity's type
     /// and writes it encoded again to OUTPUT.
     static func mainSource(_ entities: [String]) -> String {

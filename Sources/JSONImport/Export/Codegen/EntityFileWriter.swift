@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes the Swift file of one entity: the struct with its properties, its nested `Key` for a
 /// composite primary key, and a `Codable` extension that reads and writes the entity's JSON
 /// keys (see ``SwiftCodeGenerator``).
@@ -5,12 +7,15 @@ struct EntityFileWriter {
     let entity: EntitySpec
     let types: SwiftTypeModel
     let comments: YAMLComments
+    /// `"public "`, or empty for internal declarations.
+    let access: String
     private var lines: [String] = []
 
-    init(entity: EntitySpec, types: SwiftTypeModel, comments: YAMLComments) {
+    init(entity: EntitySpec, types: SwiftTypeModel, comments: YAMLComments, access: String = "") {
         self.entity = entity
         self.types = types
         self.comments = comments
+        self.access = access
     }
 
     /// The file's text after its header.
@@ -19,19 +24,20 @@ struct EntityFileWriter {
         let name = SwiftName.type(entity.name)
         lines = ["import Foundation", ""]
         writeDocs(comments.comment(forLine: entity.location.line) + [""] + summary(), indent: "")
-        lines.append("struct \(name): Sendable, Hashable {")
+        lines.append("\(access)struct \(name): Sendable, Hashable {")
         for property in properties {
             writeDocs(property.docs, indent: "    ")
-            lines.append("    var \(property.name): \(property.type)")
+            lines.append("    \(access)var \(property.name): \(property.type)")
         }
+        if !access.isEmpty { writeInitializer(properties.map { ($0.name, $0.type, $0.isOptional) }) }
         if entity.primaryKey.count > 1 { writeKeyStruct() }
         lines.append("}")
         lines.append("")
         lines.append("extension \(name): Codable {")
         let coding = CodingWriter(properties: properties)
-        lines += coding.decoder().map { $0.isEmpty ? "" : "    " + $0 }
+        lines += coding.decoder().enumerated().map { $1.isEmpty ? "" : "    " + ($0 == 0 ? access : "") + $1 }
         lines.append("")
-        lines += coding.encoder().map { $0.isEmpty ? "" : "    " + $0 }
+        lines += coding.encoder().enumerated().map { $1.isEmpty ? "" : "    " + ($0 == 0 ? access : "") + $1 }
         lines.append("}")
         if entity.primaryKey.count > 1 { writeKeyCoding() }
         return lines.joined(separator: "\n") + "\n"
@@ -98,30 +104,44 @@ struct EntityFileWriter {
         entity.keyAttributes.map { (SwiftName.property($0.name), types.type(of: $0), $0.type == .uuid) }
     }
 
+    /// The memberwise initializer, which a public struct does not get from Swift; optional
+    /// properties default to `nil`.
+    private mutating func writeInitializer(_ properties: [(name: String, type: String, isOptional: Bool)], indent: String = "    ") {
+        let parameters = properties.map { "\($0.name): \($0.type)\($0.isOptional ? " = nil" : "")" }.joined(separator: ", ")
+        lines.append("")
+        lines.append("\(indent)\(access)init(\(parameters)) {")
+        for property in properties {
+            let name = property.name.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            lines.append("\(indent)    self.\(name) = \(property.name)")
+        }
+        lines.append("\(indent)}")
+    }
+
     private mutating func writeKeyStruct() {
         let names = keyAttributes.map(\.name)
         if !entity.attributes.contains(where: { $0.name == "key" }) {
             lines.append("")
             lines.append("    /// The primary key, as references to this entity write it.")
             let arguments = names.map { "\($0): \($0)" }.joined(separator: ", ")
-            lines.append("    var key: Key { Key(\(arguments)) }")
+            lines.append("    \(access)var key: Key { Key(\(arguments)) }")
         }
         lines.append("")
         lines.append("    /// The primary key of `\(entity.name)`, written in JSON as the array")
         lines.append("    /// `[\(entity.primaryKey.joined(separator: ", "))]`.")
-        lines.append("    struct Key: Sendable, Hashable {")
-        for key in keyAttributes { lines.append("        var \(key.name): \(key.type)") }
+        lines.append("    \(access)struct Key: Sendable, Hashable {")
+        for key in keyAttributes { lines.append("        \(access)var \(key.name): \(key.type)") }
+        if !access.isEmpty { writeInitializer(keyAttributes.map { ($0.name, $0.type, false) }, indent: "        ") }
         lines.append("    }")
     }
 
     private mutating func writeKeyCoding() {
         lines += ["", "extension \(SwiftName.type(entity.name)).Key: Codable {"]
-        lines.append("    init(from decoder: any Decoder) throws {")
+        lines.append("    \(access)init(from decoder: any Decoder) throws {")
         lines.append("        var container = try decoder.unkeyedContainer()")
         for key in keyAttributes {
             lines.append("        \(key.name) = try container.decode(\(key.type).self)")
         }
-        lines += ["    }", "", "    func encode(to encoder: any Encoder) throws {"]
+        lines += ["    }", "", "    \(access)func encode(to encoder: any Encoder) throws {"]
         lines.append("        var container = encoder.unkeyedContainer()")
         for key in keyAttributes {
             lines.append("        try container.encode(\(key.name)\(key.isUUID ? ".uuidString.lowercased()" : ""))")

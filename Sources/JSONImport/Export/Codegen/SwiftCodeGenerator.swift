@@ -35,6 +35,9 @@ public struct SwiftCodeGenerator: Sendable {
     public let spec: MappingSpec
     /// Leaves out `JSONImport+Entities.swift`: the types do not need the library.
     public let standalone: Bool
+    /// Declares the types, their properties, initializers and coding `public` (for a module
+    /// that other modules use); `internal` otherwise.
+    public let isPublic: Bool
     /// Mapping file texts by path, for comments; files not listed are read from disk.
     private let sources: [String: String]
 
@@ -43,13 +46,16 @@ public struct SwiftCodeGenerator: Sendable {
     /// - Parameters:
     ///   - spec: the mappings.
     ///   - standalone: leave out the file that makes the types ``PayloadCodable``.
-    public init(spec: MappingSpec, standalone: Bool = false) {
-        self.init(spec: spec, standalone: standalone, sources: [:])
+    ///   - isPublic: declare the types and their members `public`, with a public memberwise
+    ///     initializer.
+    public init(spec: MappingSpec, standalone: Bool = false, isPublic: Bool = false) {
+        self.init(spec: spec, standalone: standalone, isPublic: isPublic, sources: [:])
     }
 
-    init(spec: MappingSpec, standalone: Bool = false, sources: [String: String]) {
+    init(spec: MappingSpec, standalone: Bool = false, isPublic: Bool = false, sources: [String: String]) {
         self.spec = spec
         self.standalone = standalone
+        self.isPublic = isPublic
         self.sources = sources
     }
 
@@ -71,14 +77,14 @@ public struct SwiftCodeGenerator: Sendable {
         var files: [SwiftSourceFile] = []
         for entity in spec.entities {
             let source = comments[entity.location.file] ?? YAMLComments(text: "")
-            var writer = EntityFileWriter(entity: entity, types: types, comments: source)
+            var writer = EntityFileWriter(entity: entity, types: types, comments: source, access: isPublic ? "public " : "")
             files.append(SwiftSourceFile(
                 name: "\(entity.name).swift",
                 contents: header(for: "\(entity.name).swift", from: entity.location.file) + writer.write()))
         }
         files.append(SwiftSourceFile(
             name: SwiftSupportFile.name,
-            contents: header(for: SwiftSupportFile.name, from: nil) + SwiftSupportFile.body + "\n"))
+            contents: header(for: SwiftSupportFile.name, from: nil) + SwiftSupportFile.body(access: isPublic ? "public " : "") + "\n"))
         if !standalone {
             let conformances = spec.entities.map { "extension \(SwiftName.type($0.name)): PayloadCodable {}" }
             files.append(SwiftSourceFile(

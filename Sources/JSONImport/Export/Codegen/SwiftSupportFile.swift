@@ -4,8 +4,19 @@
 enum SwiftSupportFile {
     static let name = "JSONSupport.swift"
 
+    /// The file's declarations, with `Related` and `JSONValue` (which generated properties
+    /// use) declared with `access` (`"public "`, or empty for internal).
+    static func body(access: String) -> String {
+        guard !access.isEmpty else { return body }
+        return body
+            .replacingOccurrences(of: "\nindirect enum ", with: "\n\(access)indirect enum ")
+            .replacingOccurrences(of: "\n    var record: ", with: "\n    \(access)var record: ")
+            .replacingOccurrences(of: "\n    init(from decoder: any Decoder) throws {", with: "\n    \(access)init(from decoder: any Decoder) throws {")
+            .replacingOccurrences(of: "\n    func encode(to encoder: any Encoder) throws {", with: "\n    \(access)func encode(to encoder: any Encoder) throws {")
+    }
+
     /// The file's declarations, after the generated-file header.
-    static let body = #"""
+    private static let body = #"""
     import Foundation
 
     /// A JSON object key, written as a string literal: `container.decode(Int.self, forKey: "id")`.
