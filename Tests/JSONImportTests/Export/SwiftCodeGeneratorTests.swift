@@ -202,4 +202,22 @@ import Testing
         #expect(comments.comment(forLine: 2) == ["File header."])
         #expect(comments.comment(forLine: 99) == [])
     }
+
+    @Test func stringEnumsBecomeSwiftEnumsWhenTheirValuesCanNameCases() throws {
+        let yaml = """
+            entities:
+              Issue:
+                primaryKey: id
+                attributes:
+                  id: int
+                  state: { type: string, enum: [draft, closed, default], default: draft, required: true }
+                  mood: { type: string, enum: [":)", ":("] }
+            """
+        let text = try #require(try files(yaml)["Issue.swift"])
+        #expect(text.contains("    var state: State\n"))
+        #expect(text.contains("    enum State: String, Codable, Sendable, Hashable, CaseIterable {\n        case draft\n        case closed\n        case `default` = \"default\"\n    }"))
+        #expect(text.contains("state = try container.decodeIfPresent(State.self, forKey: \"state\") ?? .draft"))
+        // Values that cannot name cases keep the String.
+        #expect(text.contains("    var mood: String?\n"))
+    }
 }

@@ -30,6 +30,7 @@ struct EntityFileWriter {
             lines.append("    \(access)var \(property.name): \(property.type)")
         }
         if !access.isEmpty { writeInitializer(properties.map { ($0.name, $0.type, $0.isOptional) }) }
+        writeEnums()
         if entity.primaryKey.count > 1 { writeKeyStruct() }
         lines.append("}")
         lines.append("")
@@ -45,12 +46,58 @@ struct EntityFileWriter {
 
     // MARK: Properties
 
+    /// The cases of a `string` attribute's `enum`, when every value can name a Swift case.
+    static func enumCases(of attribute: AttributeSpec) -> [String]? {
+        guard attribute.type == .string, let values = attribute.allowedValues, !values.isEmpty else { return nil }
+        var cases: [String] = []
+        for value in values {
+            guard case .text(let text) = value, let first = text.unicodeScalars.first,
+                first == "_" || CharacterSet.letters.contains(first),
+                text.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) && $0.isASCII })
+            else { return nil }
+            cases.append(text)
+        }
+        return cases
+    }
+
+    /// ``enumCases(of:)`` when the enum's name is free: not an entity's type (which the struct
+    /// refers to) nor the nested `Key`.
+    private func enumCases(of attribute: AttributeSpec) -> [String]? {
+        let name = Self.enumName(of: attribute)
+        guard name != "Key", !types.spec.entities.contains(where: { SwiftName.type($0.name) == name }) else { return nil }
+        return Self.enumCases(of: attribute)
+    }
+
+    /// The nested enum of an attribute with ``enumCases(of:)``: its name, capitalized.
+    static func enumName(of attribute: AttributeSpec) -> String {
+        SwiftName.type(attribute.name.prefix(1).uppercased() + attribute.name.dropFirst())
+    }
+
+    /// The nested enums of the attributes whose `enum` values are Swift cases.
+    private mutating func writeEnums() {
+        for attribute in entity.attributes {
+            guard let cases = enumCases(of: attribute) else { continue }
+            lines.append("")
+            lines.append("    /// The values `\(attribute.name)` allows.")
+            lines.append("    \(access)enum \(Self.enumName(of: attribute)): String, Codable, Sendable, Hashable, CaseIterable {")
+            for name in cases {
+                let escaped = SwiftName.property(name)
+                lines.append(escaped == name ? "        case \(name)" : "        case \(escaped) = \(SwiftName.string(name))")
+            }
+            lines.append("    }")
+        }
+    }
+
     private func makeProperties() -> [Property] {
         var properties: [Property] = []
         for attribute in entity.attributes {
-            let base = types.type(of: attribute)
+            let cases = enumCases(of: attribute)
+            let base = cases == nil ? types.type(of: attribute) : Self.enumName(of: attribute)
             let defaultValue = attribute.isRequired && attribute.isExported
-                ? attribute.defaultValue.flatMap { SwiftName.literal($0, of: attribute.type) } : nil
+                ? attribute.defaultValue.flatMap { value -> String? in
+                    if cases != nil, case .text(let text) = value { return ".\(SwiftName.property(text))" }
+                    return SwiftName.literal(value, of: attribute.type)
+                } : nil
             let isOptional = !entity.primaryKey.contains(attribute.name) && defaultValue == nil
             let value: Property.Value
             switch attribute.type {
