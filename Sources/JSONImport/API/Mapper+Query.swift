@@ -16,9 +16,7 @@ extension Mapper {
                 }
             }
             for order in query.order {
-                guard entity.spec.attribute(named: order.field) != nil else {
-                    throw QueryError(.unknownField, "cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: entity.spec.attributes.map(\.name)))")
-                }
+                try store.checkOrder(by: order.field, of: entity)
                 selection.order.append((order.field, order.isDescending))
             }
             if let fields = query.fields {

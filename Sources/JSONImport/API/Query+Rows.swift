@@ -42,11 +42,7 @@ extension Query {
         for filter in filters { expressions.append(try filter.expression.get()) }
         if !expressions.isEmpty { selection.filter = expressions.count == 1 ? expressions[0] : .and(expressions) }
         for order in ordering {
-            guard entity.spec.attribute(named: order.field) != nil else {
-                let names = entity.spec.attributes.map(\.name)
-                throw QueryError(
-                    .unknownField, "cannot order by '\(order.field)': \(entity.spec.name) has no such attribute\(Suggestion.hint(for: order.field, among: names))")
-            }
+            try store.checkOrder(by: order.field, of: entity)
             selection.order.append((order.field, order.isDescending != reversed))
         }
         if reversed {

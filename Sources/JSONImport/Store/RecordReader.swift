@@ -109,8 +109,7 @@ struct RecordReader {
         var order: [String] = []
         var ordered: Set<String> = []
         for (field, descending) in selection.order where ordered.insert(field).inserted {
-            let column = entity.spec.attribute(named: field).map { FilterCompiler.compared("r.\(quote(field))", $0) }
-            order.append((column ?? "r.\(quote(field))") + (descending ? " DESC" : ""))
+            order.append(Self.sortKey(field, of: entity, plan: plan) + (descending ? " DESC" : ""))
         }
         for field in entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey where ordered.insert(field).inserted {
             order.append("r.\(quote(field))")
@@ -120,6 +119,33 @@ struct RecordReader {
             sql += " LIMIT \(selection.limit ?? -1) OFFSET \(selection.offset ?? 0)"
         }
         return (sql, parameters)
+    }
+
+    /// What a row of `entity` (alias `r`) sorts by for `field`: the attribute's column, or for
+    /// a path through to-one relationships held in the rows (`address.city`), the attribute
+    /// of the row they reach, read by a subquery per relationship (NULL where a link is
+    /// missing). Decimals sort by value.
+    static func sortKey(_ field: String, of entity: EntityPlan, plan: ImportPlan) -> String {
+        let segments = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current = entity
+        var alias = "r"
+        var opened: [(table: String, alias: String, link: String, outer: String)] = []
+        for (depth, segment) in segments.dropLast().enumerated() {
+            guard let relationship = current.relationships.first(where: { $0.spec.name == segment }),
+                let column = relationship.columnName
+            else { break }
+            let target = relationship.targetPlan
+            let inner = "o\(depth + 1)"
+            opened.append((target.table, inner, "\(inner).\(target.rowID)", "\(alias).\(quote(column))"))
+            current = target
+            alias = inner
+        }
+        let last = segments.last ?? field
+        let value = current.spec.attribute(named: last).map { FilterCompiler.compared("\(alias).\(quote(last))", $0) }
+            ?? "\(alias).\(quote(last))"
+        return opened.reversed().reduce(value) { inner, step in
+            "(SELECT \(inner) FROM \(step.table) \(step.alias) WHERE \(step.link) = \(step.outer))"
+        }
     }
 
     /// The condition selecting the rows of `entity` (alias `r`) whose primary key is one of

@@ -18,7 +18,7 @@ struct QueryCommand: Command {
             .value("--id", "VALUE", help: "A primary key to select (a composite key as its values joined by commas).",
                    isRepeatable: true),
             .value("--where", "EXPR", help: "A filter expression."),
-            .value("--order", "FIELD[:desc]", help: "Sort by an attribute, ascending unless ':desc' follows.",
+            .value("--order", "FIELD[:desc]", help: "Sort by an attribute, or a path through to-one relationships (address.city), ascending unless ':desc' follows.",
                    isRepeatable: true),
             .value("--limit", "N", help: "Print at most N rows."),
             .value("--offset", "N", help: "Skip the first N rows."),

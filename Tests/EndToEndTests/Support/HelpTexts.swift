@@ -178,7 +178,8 @@ enum HelpTexts {
                                   joined by commas). (repeatable)
           --where EXPR            A filter expression.
           --order FIELD[:desc] ...
-                                  Sort by an attribute, ascending unless ':desc'
+                                  Sort by an attribute, or a path through to-one
+                                  relationships (address.city), ascending unless ':desc'
                                   follows. (repeatable)
           --limit N               Print at most N rows.
           --offset N              Skip the first N rows.

@@ -103,4 +103,26 @@ import Testing
         let decoded = try JSONDecoder().decode([RecordObject].self, from: encoded)
         #expect(try json(JSONEncoder().encode(decoded)) == json(text))
     }
+
+    @Test func queriesOrderByPathsThroughToOneRelationships() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"""
+            [{"id": 1, "login": "ana", "address": {"city": "Oslo"}, "repos": [{"id": 10, "name": "kit"}]},
+             {"id": 2, "login": "bo", "address": {"city": "Bergen"}, "repos": [{"id": 11, "name": "db"}]},
+             {"id": 3, "login": "cy", "repos": [{"id": 12, "name": "app"}]}]
+            """#, as: "User")
+        // A missing link sorts as NULL, first.
+        #expect(try mapper.query(APIUser.self).order(by: "address.city").all().map(\.id) == [3, 2, 1])
+        #expect(try mapper.query(APIUser.self).order(by: "address.city", descending: true).all().map(\.id) == [1, 2, 3])
+        #expect(try mapper.query(APIRepo.self).order(by: "owner.login", descending: true).all().map(\.id) == [12, 11, 10])
+        let query = try mapper.records(RecordQuery(entity: "Repo", order: [.init("owner.address.city")]))
+        #expect(query.map { $0["id"] } == [.int(12), .int(11), .int(10)])
+
+        #expect(throws: QueryError(.unknownField, "cannot order by 'repos.name': 'repos' is not a to-one relationship held by User rows (only those give one value per row)")) {
+            try mapper.query(APIUser.self).order(by: "repos.name").all()
+        }
+        #expect(throws: QueryError(.unknownField, "cannot order by 'adress.city': User has no relationship 'adress' (did you mean 'address'?)")) {
+            try mapper.query(APIUser.self).order(by: "adress.city").all()
+        }
+    }
 }
