@@ -38,15 +38,10 @@ final class WriteSession: Sendable {
     /// a synchronous call made inside the block.
     func runBlocking<T>(_ body: () throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body
-            nonisolated(unsafe) var result: Result<T, any Error>?
-            let done = DispatchSemaphore(value: 0)
-            enqueue {
-                result = Result { try body() }
-                done.signal()
-            }
-            done.wait()
-            return try result!.get()
+            let job = BlockingJob(body)
+            enqueue { job.run() }
+            job.done.wait()
+            return try job.result!.get()
         }
     }
 
@@ -133,5 +128,24 @@ extension Result where Failure == any Error {
         } catch {
             self = .failure(error)
         }
+    }
+}
+
+/// A synchronous call handed to a ``WriteSession``: the session thread runs it and lets go of
+/// the closure before the caller wakes (the closure must not outlive the call).
+///
+/// `@unchecked Sendable`: `body` and `result` are set by the session thread while the calling
+/// thread waits on `done`, and read by the caller only after it.
+private final class BlockingJob<T>: @unchecked Sendable {
+    private var body: (() throws -> T)?
+    var result: Result<T, any Error>?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping () throws -> T) { self.body = body }
+
+    func run() {
+        result = Result { try body!() }
+        body = nil
+        done.signal()
     }
 }
