@@ -103,6 +103,7 @@ extension Mapper {
             let (commits, commit) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             let observation = observe(ObserverRegistry.Observer(entities: watched) { _ in commit.yield() })
             let watcher = Task { [store] in
+                guard store.isReachableElsewhere else { return }
                 var version = store.externalCommitVersion()
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.externalCommitPollInterval)

@@ -68,12 +68,15 @@ final class SharedStore: @unchecked Sendable {
         return try result!.get()
     }
 
+    /// `false` for a private in-memory store, which no other connection reaches.
+    var isReachableElsewhere: Bool { readerPath != nil }
+
     /// A number that changes when a connection other than this mapper's commits to the store
     /// file (another mapper or process); `nil` when the writer is busy now (then its own work
     /// is under way, and the next call tells), and for an in-memory store, which no one else
     /// reaches.
     func externalCommitVersion() -> Int64? {
-        guard readerPath != nil else { return nil }
+        guard isReachableElsewhere else { return nil }
         return lock.withLockIfAvailable { _ in try? writer.externalCommitVersion() } ?? nil
     }
 

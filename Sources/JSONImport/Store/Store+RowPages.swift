@@ -66,20 +66,17 @@ extension Store {
             return
         }
         var source: Int64 = 0
-        var links: [(position: Int64, target: Int64)] = []
+        var links = PositionedLinks()
         func flush() {
-            if !links.isEmpty && !zip(links, links.dropFirst()).allSatisfy({ $0.position < $1.position }) {
-                links.sort { $0.position < $1.position }
-            }
-            for link in links { body(source, link.target) }
-            links.removeAll(keepingCapacity: true)
+            for target in links.inLinkOrder { body(source, target) }
+            links.removeAll()
         }
         while try statement.step() {
             let next = statement.int64(at: 0)
             guard filter.wants(next) else { continue }
             if next != source { flush() }
             source = next
-            links.append((statement.int64(at: 2), statement.int64(at: 1)))
+            links.append(statement.int64(at: 1), at: statement.int64(at: 2))
         }
         flush()
     }

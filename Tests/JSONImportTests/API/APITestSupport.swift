@@ -87,18 +87,23 @@ let teamsDenyingDeletionYAML = """
         attributes: { id: int }
     """
 
-/// A fresh file store in a temporary directory, removed by `body`'s end.
-func withTemporaryStore<T>(_ yaml: String = githubYAML, _ body: (String) throws -> T) throws -> T {
+/// A new empty directory for a test's store files.
+private func newStoreDirectory() throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-api-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+/// A fresh file store in a temporary directory, removed by `body`'s end.
+func withTemporaryStore<T>(_ yaml: String = githubYAML, _ body: (String) throws -> T) throws -> T {
+    let directory = try newStoreDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     return try body(directory.appendingPathComponent("store.sqlite").path)
 }
 
 /// A fresh file store in a temporary directory, removed by `body`'s end, for async tests.
 func withTemporaryStoreAsync<T>(_ body: (String) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-api-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try newStoreDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     return try await body(directory.appendingPathComponent("store.sqlite").path)
 }

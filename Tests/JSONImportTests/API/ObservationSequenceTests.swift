@@ -80,16 +80,14 @@ import Testing
     }
 
     @Test func commitsOfAnotherMapperOnTheFileAreSeen() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-observe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
-        let watching = try makeFileMapper(path, yaml: Self.yaml)
-        let other = try makeFileMapper(path, yaml: Self.yaml)
-        var values = watching.observe(watching.query(Note.self)).makeAsyncIterator()
-        #expect(try await values.next()?.isEmpty == true)
-        try await other.save(Note(id: 3, text: "from elsewhere", tags: []))
-        #expect(try await values.next()?.map(\.text) == ["from elsewhere"])
+        try await withTemporaryStoreAsync { path in
+            let watching = try makeFileMapper(path, yaml: Self.yaml)
+            let other = try makeFileMapper(path, yaml: Self.yaml)
+            var values = watching.observe(watching.query(Note.self)).makeAsyncIterator()
+            #expect(try await values.next()?.isEmpty == true)
+            try await other.save(Note(id: 3, text: "from elsewhere", tags: []))
+            #expect(try await values.next()?.map(\.text) == ["from elsewhere"])
+        }
     }
 
     @Test func changesYieldCommittedKeys() async throws {

@@ -126,21 +126,14 @@ final class SQLiteImportRows: ImportRows {
         let links = statements(relationship)
         let statement = try prepared(links.current)
         statement.bind(row, at: 1)
-        var rows: [Int64] = []
         guard links.currentHasPositions else {
+            var rows: [Int64] = []
             while try statement.step() { rows.append(statement.int64(at: 0)) }
             return rows
         }
-        var positions: [Int64] = []
-        var inOrder = true
-        while try statement.step() {
-            let position = statement.int64(at: 1)
-            if let last = positions.last, last > position { inOrder = false }
-            rows.append(statement.int64(at: 0))
-            positions.append(position)
-        }
-        guard !inOrder else { return rows }
-        return zip(positions, rows).sorted { $0.0 < $1.0 }.map(\.1)
+        var positioned = PositionedLinks()
+        while try statement.step() { positioned.append(statement.int64(at: 0), at: statement.int64(at: 1)) }
+        return positioned.inLinkOrder
     }
 
     func releaseTarget(_ relationship: RelationshipPlan, _ target: Int64, except row: Int64?) throws(StoreError) -> [Int64] {
