@@ -145,10 +145,6 @@ extension Mapper {
         try await offExecutor { try self.count(type) }
     }
 
-    /// The records a query selects, as field/value objects; see ``records(_:)``.
-    public func records(_ query: RecordQuery) async throws -> [RecordObject] {
-        try await offExecutor { try self.records(query) }
-    }
 
     /// Row counts and sizes of the store; see ``statistics()``.
     public func statistics() async throws -> StoreStatistics {
@@ -281,6 +277,29 @@ extension Query where Record: SendableMetatype {
     @discardableResult
     public func destroyAll(options: DeleteOptions = .default) async throws -> ImportReport {
         try await mapper.offExecutor { try self.destroyAll(options: options) }
+    }
+
+    /// The selected records as API-shaped JSON; see ``exportData(depth:format:fields:)``.
+    public func exportData(depth: Int = 1, format: ExportFormat = .json, fields: FieldSelection = .all) async throws -> Data {
+        try await mapper.offExecutor { try self.exportData(depth: depth, format: format, fields: fields) }
+    }
+
+    /// Writes the selected records to `handle`; see ``export(depth:format:fields:to:)``.
+    @discardableResult
+    public func export(
+        depth: Int = 1, format: ExportFormat = .json, fields: FieldSelection = .all, to handle: FileHandle
+    ) async throws -> Int {
+        try await mapper.offExecutor { try self.export(depth: depth, format: format, fields: fields, to: handle) }
+    }
+
+    /// The selected records in their JSON form; see ``records(fields:includingMeta:)``.
+    public func records(fields: [String]? = nil, includingMeta: Bool = false) async throws -> [RecordObject] {
+        try await mapper.offExecutor { try self.records(fields: fields, includingMeta: includingMeta) }
+    }
+
+    /// Several properties of every selected record in their JSON form; see ``pluck(_:)``.
+    public func pluck(_ properties: [String]) async throws -> [RecordObject] {
+        try await mapper.offExecutor { try self.pluck(properties) }
     }
 
     /// One property of every selected record; see ``pluck(_:as:)``.

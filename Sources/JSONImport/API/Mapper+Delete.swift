@@ -54,22 +54,10 @@ extension Mapper {
     }
 
     private func delete(_ name: String, ids: [String], filter: String?, options: DeleteOptions) throws -> ImportReport {
-        let now = Date().timeIntervalSince1970
-        return try store.withLock { store in
-            let entity = try store.entityPlan(name)
-            var selection = RecordReader.Selection()
-            selection.ids = try ids.map { try store.key(of: entity, from: $0) }
-            let reader = store.reader
-            let query: CompiledQuery
-            do {
-                if let filter { selection.filter = try FilterParser.parse(filter) }
-                query = try reader.compiledQuery(entity, selection)
-            } catch let error as FilterError {
-                throw QueryError(error)
-            }
-            return try DeleteRun(store: store, now: now, explain: options.explain)
-                .delete(entity, query, options: options)
-        }
+        var query = Query<Never>(mapper: self, entity: name).includingStubs()
+        if !ids.isEmpty { query = query.keys(text: ids) }
+        if let filter { query = query.where(filter) }
+        return try store.withLock { store in try destroy(query, in: store, options: options) }
     }
 
     /// Runs the clean-up pass (SPEC 2.5), after evicting rows not seen for `age` seconds when it

@@ -75,7 +75,7 @@ extension Mapper {
     }
 
     /// Deletes the rows `query` selects (narrowed to `ids` when given), in one transaction.
-    func destroy<R>(_ query: Query<R>, ids: [[StoredValue]] = [], in store: Store, options: DeleteOptions) throws -> ImportReport {
+    func destroy<R>(_ query: Query<R>, ids: [[StoredValue]]? = nil, in store: Store, options: DeleteOptions) throws -> ImportReport {
         let (entity, compiled) = try query.compiledQuery(in: store, ids: ids)
         return try DeleteRun(store: store, now: Date().timeIntervalSince1970, explain: options.explain)
             .delete(entity, compiled, options: options)

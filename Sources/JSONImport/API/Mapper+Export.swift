@@ -123,10 +123,54 @@ extension Mapper {
     }
 
     /// Runs the export on a reader connection (the writer inside a write block), so it neither
-    /// waits for nor holds up imports.
-    private func run(_ request: ExportRequest, into sink: (String) throws -> Void) throws -> Int {
+    /// waits for nor holds up imports; `query`, when given, selects the root rows.
+    fileprivate func run<R>(
+        _ request: ExportRequest, selectedBy query: Query<R>? = nil, into sink: (String) throws -> Void
+    ) throws -> Int {
         try store.withReader { store in
-            try ExportRun(store: store, request: request).run(into: sink)
+            let rows = try query?.rowIDs(in: store).rows
+            return try ExportRun(store: store, request: request, rows: rows).run(into: sink)
         }
+    }
+
+    private func run(_ request: ExportRequest, into sink: (String) throws -> Void) throws -> Int {
+        try run(request, selectedBy: Query<Never>?.none, into: sink)
+    }
+}
+
+extension Query {
+    /// The records the query selects as API-shaped JSON (SPEC 4.4), in the query's order and
+    /// within its limit and offset; the rules of ``Mapper/exportData(_:)`` apply.
+    ///
+    /// ```swift
+    /// let top = try mapper.query(Repo.self).where("stars > 100").order(by: "stars", descending: true).limit(10)
+    ///     .exportData(depth: 0, format: .jsonl)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - depth: levels of forward relationships nested as objects (SPEC 4.4).
+    ///   - format: a JSON array (under the entity's `root`), or JSON Lines.
+    ///   - fields: which properties of the root records to write.
+    /// - Returns: the JSON text.
+    /// - Throws: as ``Mapper/export(_:to:)-(_,FileHandle)``.
+    public func exportData(depth: Int = 1, format: ExportFormat = .json, fields: FieldSelection = .all) throws -> Data {
+        var data = Data()
+        _ = try mapper.run(request(depth, format, fields), selectedBy: self) { data.append(contentsOf: $0.utf8) }
+        return data
+    }
+
+    /// Writes the records the query selects to `handle`, one chunk at a time; see
+    /// ``exportData(depth:format:fields:)``.
+    ///
+    /// - Returns: the number of root records written.
+    @discardableResult
+    public func export(
+        depth: Int = 1, format: ExportFormat = .json, fields: FieldSelection = .all, to handle: FileHandle
+    ) throws -> Int {
+        try mapper.run(request(depth, format, fields), selectedBy: self) { try handle.write(contentsOf: Data($0.utf8)) }
+    }
+
+    private func request(_ depth: Int, _ format: ExportFormat, _ fields: FieldSelection) -> ExportRequest {
+        ExportRequest(entity: entity, depth: depth, format: format, fields: fields)
     }
 }

@@ -3,7 +3,7 @@ extension Query {
     /// The entity and the ids of its rows that the query selects, in order; `reversed` turns
     /// the order around (for ``last()``), `ids` narrows to primary keys.
     func rowIDs(
-        in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
+        in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]]? = nil
     ) throws -> (entity: EntityPlan, rows: [Int64]) {
         let (entity, selection) = try self.selection(in: store, reversed: reversed, limit: limit, ids: ids)
         return (entity, try Self.readingFilter { try store.reader.rowIDs(entity, selection) })
@@ -16,7 +16,7 @@ extension Query {
     }
 
     /// The store's query of the row ids the query selects, for a deletion to mark them.
-    func compiledQuery(in store: Store, ids: [[StoredValue]] = []) throws -> (entity: EntityPlan, query: CompiledQuery) {
+    func compiledQuery(in store: Store, ids: [[StoredValue]]? = nil) throws -> (entity: EntityPlan, query: CompiledQuery) {
         let (entity, selection) = try self.selection(in: store, ids: ids)
         return (entity, try Self.readingFilter { try store.reader.compiledQuery(entity, selection) })
     }
@@ -32,11 +32,11 @@ extension Query {
 
     /// The entity and the selection of its rows the query reads.
     private func selection(
-        in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]] = []
+        in store: Store, reversed: Bool = false, limit: Int? = nil, ids: [[StoredValue]]? = nil
     ) throws -> (entity: EntityPlan, selection: RecordReader.Selection) {
         let entity = try store.entityPlan(self.entity)
         var selection = RecordReader.Selection()
-        selection.ids = ids
+        selection.ids = try keys(in: store, of: entity, narrowing: ids)
         selection.excludesStubs = !includesStubs
         var expressions: [FilterExpression] = []
         for filter in filters { expressions.append(try filter.expression.get()) }
@@ -54,11 +54,47 @@ extension Query {
         return (entity, selection)
     }
 
-    /// Throws unless every name is an attribute or relationship of `entity`.
-    static func check(_ properties: [String], of entity: EntityPlan) throws {
+    /// The primary keys the query's ``keys(_:)`` lists and `ids` all hold, in the order of the
+    /// first list; `nil` when neither narrows.
+    private func keys(
+        in store: Store, of entity: EntityPlan, narrowing ids: [[StoredValue]]?
+    ) throws -> [[StoredValue]]? {
+        var lists = try keyLists.map { list in
+            try list.map { key in
+                switch key {
+                case .value(let value): try store.storedKey(of: entity, from: value.get())
+                case .text(let text): try store.key(of: entity, from: text)
+                }
+            }
+        }
+        if let ids { lists.append(ids) }
+        guard var result = lists.first else { return nil }
+        for list in lists.dropFirst() {
+            let kept = Set(list)
+            result.removeAll { !kept.contains($0) }
+        }
+        return result
+    }
+
+    /// Throws unless every name is an attribute or relationship of `entity`; messages call
+    /// them `noun`s.
+    static func check(_ properties: [String], of entity: EntityPlan, noun: String = "property") throws {
         let names = entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)
         for property in properties where !names.contains(property) {
-            throw QueryError(.unknownField, "\(entity.spec.name) has no property '\(property)'\(Suggestion.hint(for: property, among: names))")
+            throw QueryError(.unknownField, "\(entity.spec.name) has no \(noun) '\(property)'\(Suggestion.hint(for: property, among: names))")
         }
     }
+}
+
+/// A primary key given to ``Query/keys(_:)``: a Swift value, encoded when given, or the text
+/// form of the command line.
+enum KeyInput: Sendable {
+    case value(Result<PropertyValue, any Error>)
+    case text(String)
+}
+
+/// One sort key of a query: a field or path, and its direction.
+struct SortKey: Sendable, Hashable {
+    var field: String
+    var isDescending: Bool
 }

@@ -32,7 +32,10 @@ public struct Query<Record: Decodable>: Sendable {
     /// The entity the query reads.
     public let entity: String
     var filters: [Filter] = []
-    var ordering: [RecordQuery.Order] = []
+    /// Lists of primary keys to narrow to, each given by one ``keys(_:)`` call; a record must
+    /// be in all of them.
+    var keyLists: [[KeyInput]] = []
+    var ordering: [SortKey] = []
     var limitCount: Int?
     var offsetCount: Int?
     var includesStubs = false
@@ -108,7 +111,40 @@ public struct Query<Record: Decodable>: Sendable {
     /// - Returns: the ordered query.
     public func order(by field: String, descending: Bool = false) -> Query {
         var copy = self
-        copy.ordering.append(RecordQuery.Order(field, descending: descending))
+        copy.ordering.append(SortKey(field: field, isDescending: descending))
+        return copy
+    }
+
+    /// Only the records whose primary key is one of `keys`; they still come in the query's
+    /// order. Calling it again narrows to the keys in both lists.
+    ///
+    /// ```swift
+    /// let some = try mapper.query(User.self).keys([3, 1]).order(by: "login").all()
+    /// let reactions = try mapper.query(Reaction.self).keys([[101, 13], [101, 14]]).all()   // composite
+    /// ```
+    ///
+    /// - Parameter keys: single values, or arrays of values in key order for a composite key;
+    ///   an empty list matches nothing.
+    /// - Returns: the narrowed query.
+    public func keys(_ keys: [some Encodable]) -> Query {
+        narrowed(to: keys.map { key in .value(Result { try PropertyEncoder.encode(key) }) })
+    }
+
+    /// Only the records whose primary key is one of `keys`, written as text the way the command
+    /// line takes them (`jsonimport query Reaction --id 101,13`): a composite key as its values
+    /// joined by commas in key order, each converted to its attribute's type.
+    ///
+    /// ```swift
+    /// let reactions = try mapper.query("Reaction").keys(text: ["101,13"]).records()
+    /// ```
+    ///
+    /// - Parameter keys: the keys as text; an empty list matches nothing.
+    /// - Returns: the narrowed query.
+    public func keys(text keys: [String]) -> Query { narrowed(to: keys.map { .text($0) }) }
+
+    private func narrowed(to keys: [KeyInput]) -> Query {
+        var copy = self
+        copy.keyLists.append(keys)
         return copy
     }
 
@@ -231,8 +267,8 @@ public struct Query<Record: Decodable>: Sendable {
         }
     }
 
-    /// Several properties of every matching record, in their JSON form (SPEC 4.2: dates as
-    /// ISO 8601 strings, relationships as keys, owned targets nested).
+    /// Several properties of every matching record, in their JSON form; the same as
+    /// ``records(fields:includingMeta:)`` with `fields`.
     ///
     /// ```swift
     /// for row in try mapper.query(User.self).pluck(["id", "login", "repos"]) {
@@ -242,13 +278,37 @@ public struct Query<Record: Decodable>: Sendable {
     ///
     /// - Parameter properties: attribute and relationship names, in the order wanted.
     /// - Returns: one object per record, keyed by property name.
-    /// - Throws: ``QueryError`` for an unknown property, and as ``count()-7pcxt``.
+    /// - Throws: as ``records(fields:includingMeta:)``.
     public func pluck(_ properties: [String]) throws -> [RecordObject] {
+        try records(fields: properties)
+    }
+
+    /// Every matching record in its JSON form, as `jsonimport query --format json` prints it
+    /// (SPEC 4.2): attributes as JSON values (dates as ISO 8601 text), a relationship as the
+    /// target's key (an array of keys for `many`), an owned target as the nested object.
+    ///
+    /// ```swift
+    /// let rows = try mapper.query("User").where("score > 50").order(by: "login").records(fields: ["id", "login"])
+    /// print(rows.map { RecordValue.object($0).jsonText })   // [{"id":1,"login":"octocat"}, …]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fields: the properties to include, in this order; every attribute and relationship
+    ///     when `nil`.
+    ///   - includingMeta: add `_createdAt`, `_updatedAt`, `_seenAt` and `_stub` after them.
+    /// - Returns: one object per record, in order.
+    /// - Throws: ``QueryError`` for an unknown entity or field, a malformed filter or a key
+    ///   that does not convert; ``StoreError`` for store failures.
+    public func records(fields: [String]? = nil, includingMeta: Bool = false) throws -> [RecordObject] {
         try mapper.store.withReader { store in
-            let (entity, rows) = try rowIDs(in: store)
-            try Self.check(properties, of: entity)
-            let reader = store.reader
-            return try reader.records(entity, rows: rows, fields: properties)
+            let entity = try store.entityPlan(self.entity)
+            // Checked before the rows are read: a wrong field is reported even with no rows.
+            if let fields { try Self.check(fields, of: entity, noun: "field") }
+            // One read transaction: the rows and their links come from one committed state.
+            return try store.transaction(.read) {
+                let (_, rows) = try rowIDs(in: store)
+                return try store.reader.records(entity, rows: rows, fields: fields, meta: includingMeta)
+            }
         }
     }
 }

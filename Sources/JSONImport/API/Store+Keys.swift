@@ -1,5 +1,34 @@
-/// Primary keys given as Swift values, in their stored form.
+/// Entities named in a request, and primary keys given as Swift values or command-line text,
+/// in their stored form.
 extension Store {
+    /// The entity named `name`, or a ``QueryError`` with a did-you-mean.
+    func entityPlan(_ name: String) throws -> EntityPlan {
+        guard let entity = plan.entity(named: name) else {
+            throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
+        }
+        return entity
+    }
+
+    /// A primary key from its command-line form: values joined by commas, in key order.
+    func key(of entity: EntityPlan, from text: String) throws -> [StoredValue] {
+        guard !entity.spec.isOwned else { throw QueryError(.invalidKey, "\(entity.spec.name) has no primary key") }
+        let keys = entity.spec.keyAttributes
+        let parts = keys.count == 1 ? [Substring(text)] : text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == keys.count else {
+            throw QueryError(.invalidKey, "the key of \(entity.spec.name) has \(keys.count) values (\(entity.spec.primaryKey.joined(separator: ","))); got '\(text)'")
+        }
+        var values: [StoredValue] = []
+        for (part, attribute) in zip(parts, keys) {
+            guard case .scalar(let type) = attribute.type,
+                case .success(let value) = ValueConversion.convert(.string(String(part)), to: type, format: attribute.dateFormat)
+            else {
+                throw QueryError(.invalidKey, "'\(part)' is not a valid \(attribute.type) for \(entity.spec.name).\(attribute.name)")
+            }
+            values.append(ValueConversion.applying(attribute.transforms, to: value))
+        }
+        return values
+    }
+
     /// The stored primary key of `entity` for a key given as a Swift value: a single value, or
     /// an array of values in key order for a composite key.
     func storedKey(of entity: EntityPlan, from value: PropertyValue) throws -> [StoredValue] {

@@ -8,6 +8,9 @@
 struct ExportRun {
     let store: Store
     let request: ExportRequest
+    /// The root rows to write, in this order, instead of those the request's keys and filter
+    /// select (a query's selection).
+    var rows: [Int64]? = nil
     /// Root rows read per page.
     var pageSize = 256
 
@@ -21,7 +24,7 @@ struct ExportRun {
         let entity = try store.entityPlan(request.entity)
         try checkFields(of: entity)
         guard request.depth >= 0 else { throw QueryError("the depth must be 0 or more; got \(request.depth)") }
-        let selection = try Self.selection(of: request, entity: entity, store: store)
+        let selection = rows == nil ? try Self.selection(of: request, entity: entity, store: store) : nil
         let exporter = RecordExporter(reader: store.reader)
         let wrapper = request.format == .json ? Wrapper(root: entity.spec.root) : nil
         return try store.transaction(.read) {
@@ -33,19 +36,33 @@ struct ExportRun {
                     buffer = ""
                 }
             }
-            var page = try selection.page(after: nil, limit: pageSize)
+            // Pages of listed rows follow each other by position, pages of selected rows by
+            // the last key read.
+            var position = 0
+            var lastKey: [StoredValue]?
+            func nextPage() throws -> [Int64] {
+                if let rows {
+                    let end = min(position + pageSize, rows.count)
+                    defer { position = end }
+                    return Array(rows[position..<end])
+                }
+                guard let page = try selection?.page(after: lastKey, limit: pageSize) else { return [] }
+                lastKey = page.lastKey
+                return page.rows
+            }
+            var page = try nextPage()
             try write(wrapper?.opening ?? "")
             var count = 0
-            while !page.rows.isEmpty {
-                try exporter.prefetch(entity, rows: page.rows, depth: request.depth, fields: request.fields)
-                for row in page.rows {
+            while !page.isEmpty {
+                try exporter.prefetch(entity, rows: page, depth: request.depth, fields: request.fields)
+                for row in page {
                     let record = try exporter.record(entity, row: row, depth: request.depth, fields: request.fields)
                     if wrapper != nil { try write(count == 0 ? "\n" : ",\n") }
                     try write(RecordValue.object(record).jsonText)
                     if wrapper == nil { try write("\n") }
                     count += 1
                 }
-                page = try selection.page(after: page.lastKey, limit: pageSize)
+                page = try nextPage()
             }
             if let wrapper { try write((count == 0 ? "" : "\n") + wrapper.closing) }
             if !buffer.isEmpty { try sink(buffer) }

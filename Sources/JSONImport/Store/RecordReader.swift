@@ -7,7 +7,8 @@ struct RecordReader {
 
     /// Options of one read.
     struct Selection {
-        var ids: [[StoredValue]] = []
+        /// Primary keys to narrow to; every row when `nil`.
+        var ids: [[StoredValue]]?
         var filter: FilterExpression?
         var order: [(field: String, descending: Bool)] = []
         var limit: Int?
@@ -95,8 +96,8 @@ struct RecordReader {
             conditions.append(try compiler.compile(filter, on: entity, alias: "r"))
             parameters += compiler.parameters
         }
-        if !selection.ids.isEmpty {
-            let (condition, keys) = Self.keyCondition(entity, keys: selection.ids)
+        if let ids = selection.ids {
+            let (condition, keys) = Self.keyCondition(entity, keys: ids)
             conditions.append(condition)
             parameters.append(keys)
         }

@@ -22,3 +22,45 @@ extension Store {
         return stats
     }
 }
+
+/// What a store holds (SPEC 4.2 `stats --format json`).
+public struct StoreStatistics: Sendable, Hashable {
+    /// Row count per entity, stubs included, in declaration order.
+    public var entities: [(name: String, rows: Int)] = []
+    /// Stub rows per entity, in declaration order (0 for owned entities).
+    public var stubs: [(name: String, rows: Int)] = []
+    /// Stored links per forward relationship, named `Entity.relationship`, in declaration order.
+    public var links: [(name: String, count: Int)] = []
+
+    /// Whether two statistics have the same JSON form.
+    ///
+    /// - Parameters:
+    ///   - a: statistics.
+    ///   - b: other statistics.
+    /// - Returns: `true` when their ``json`` texts are equal.
+    public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
+    /// Hashes the JSON form, consistently with `==`.
+    ///
+    /// - Parameter hasher: the hasher to feed.
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+
+    /// `{"entities": {...}, "stubs": {...}, "links": {...}}`, every entity and forward
+    /// relationship listed.
+    public var json: String {
+        func object(_ pairs: [(String, Int)]) -> RecordValue {
+            .object(RecordObject(pairs.map { ($0.0, RecordValue.int(Int64($0.1))) }))
+        }
+        return RecordValue.object(RecordObject([
+            ("entities", object(entities.map { ($0.name, $0.rows) })),
+            ("stubs", object(stubs.map { ($0.name, $0.rows) })),
+            ("links", object(links.map { ($0.name, $0.count) })),
+        ])).jsonText
+    }
+}
+
+extension StoredValue {
+    var integer: Int? {
+        if case .integer(let v) = self { return Int(v) }
+        return nil
+    }
+}

@@ -28,34 +28,49 @@ struct QueryCommand: Command {
                    allowed: ["json", "jsonl", "table"]),
         ])
 
-    let query: RecordQuery
+    let entity: String
+    let ids: [String]
+    let filter: String?
+    let order: [(field: String, descending: Bool)]
+    let limit: Int?
+    let offset: Int?
+    let fields: [String]?
+    let includesMeta: Bool
     let format: String
 
     init(parsing arguments: ParsedArguments) throws(CLIError) {
-        var query = RecordQuery(entity: arguments.argument("ENTITY") ?? "")
-        query.ids = arguments.values(of: "--id")
-        query.filter = arguments.value(of: "--where")
-        for order in arguments.values(of: "--order") {
-            if order.hasSuffix(":desc") {
-                query.order.append(.init(String(order.dropLast(5)), descending: true))
-            } else if order.hasSuffix(":asc") {
-                query.order.append(.init(String(order.dropLast(4))))
-            } else if order.contains(":") {
-                throw .invalidValue(order, for: "--order", expected: "FIELD, FIELD:asc or FIELD:desc")
+        entity = arguments.argument("ENTITY") ?? ""
+        ids = arguments.values(of: "--id")
+        filter = arguments.value(of: "--where")
+        var order: [(String, Bool)] = []
+        for field in arguments.values(of: "--order") {
+            if field.hasSuffix(":desc") {
+                order.append((String(field.dropLast(5)), true))
+            } else if field.hasSuffix(":asc") {
+                order.append((String(field.dropLast(4)), false))
+            } else if field.contains(":") {
+                throw .invalidValue(field, for: "--order", expected: "FIELD, FIELD:asc or FIELD:desc")
             } else {
-                query.order.append(.init(order))
+                order.append((field, false))
             }
         }
-        query.limit = try arguments.integer(of: "--limit", minimum: 0)
-        query.offset = try arguments.integer(of: "--offset", minimum: 0)
-        query.fields = arguments.value(of: "--fields").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        query.includesMeta = arguments.isSet("--meta")
-        self.query = query
+        self.order = order
+        limit = try arguments.integer(of: "--limit", minimum: 0)
+        offset = try arguments.integer(of: "--offset", minimum: 0)
+        fields = arguments.value(of: "--fields").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        includesMeta = arguments.isSet("--meta")
         format = arguments.value(of: "--format") ?? (isatty(STDOUT_FILENO) == 1 ? "table" : "json")
     }
 
+    /// The records, stubs included: the command shows what the store holds.
     func run(in context: CommandContext) throws -> [RecordObject] {
-        try context.openMapper(createsStore: false).records(query)
+        var query = try context.openMapper(createsStore: false).query(entity).includingStubs()
+        if !ids.isEmpty { query = query.keys(text: ids) }
+        if let filter { query = query.where(filter) }
+        for (field, descending) in order { query = query.order(by: field, descending: descending) }
+        if let limit { query = query.limit(limit) }
+        if let offset { query = query.offset(offset) }
+        return try query.records(fields: fields, includingMeta: includesMeta)
     }
 
     func render(_ records: [RecordObject], to output: Output) {

@@ -40,7 +40,7 @@ import Testing
 
     @Test func queryErrorsHaveCodes() throws {
         let mapper = try makeMapper()
-        let unknown = libraryError { _ = try mapper.records(RecordQuery(entity: "Usr")) }
+        let unknown = libraryError { _ = try mapper.query("Usr").records() }
         #expect((unknown as? QueryError)?.code == .unknownEntity)
         #expect(unknown?.message.contains("did you mean 'User'") == true)
 
@@ -51,7 +51,7 @@ import Testing
         let field = libraryError { _ = try mapper.query(APIUser.self).order(by: "logn").all() }
         #expect((field as? QueryError)?.code == .unknownField)
 
-        let key = libraryError { _ = try mapper.records(RecordQuery(entity: "User", ids: ["abc"])) }
+        let key = libraryError { _ = try mapper.query("User").keys(text: ["abc"]).records() }
         #expect((key as? QueryError)?.code == .invalidKey)
 
         let request = libraryError { try mapper.delete("User") }

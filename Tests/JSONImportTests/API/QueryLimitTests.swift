@@ -35,7 +35,7 @@ import Testing
     func anyNumberOfKeysIsOneBoundValue(count: Int) throws {
         let ids = Array(1...count)
         #expect(try mapper.find(APIUser.self, ids: ids).map(\.id) == [1, 2])
-        #expect(try mapper.records(RecordQuery(entity: "User", ids: ids.map(String.init), fields: ["id"]))
+        #expect(try mapper.query("User").keys(text: ids.map(String.init)).records(fields: ["id"])
             == [RecordObject([("id", .int(1))]), RecordObject([("id", .int(2))])])
         let exported = try mapper.exportData("User", ids: ids.map(String.init), depth: 0, format: .jsonl, fields: .included(["id"]))
         #expect(String(decoding: exported, as: UTF8.self) == "{\"id\":1}\n{\"id\":2}\n")
@@ -47,7 +47,7 @@ import Testing
         let mapper = try makeMapper("entities:\n  Member:\n    primaryKey: [team, user]\n    attributes:\n      team: string\n      user: int\n")
         try mapper.importJSON(#"[{"team": "a", "user": 1}, {"team": "b", "user": 2}, {"team": "a", "user": 2}]"#, as: "Member")
         let ids = (1...5_000).map { "a,\($0)" } + ["b,2"]
-        let found = try mapper.records(RecordQuery(entity: "Member", ids: ids))
+        let found = try mapper.query("Member").keys(text: ids).records()
         #expect(found.map { RecordValue.object($0).jsonText } == [#"{"team":"a","user":1}"#, #"{"team":"a","user":2}"#, #"{"team":"b","user":2}"#])
     }
 
@@ -110,7 +110,8 @@ import Testing
         for _ in 0..<2_000 { query = query.order(by: "login") }
         #expect(try query.all().map(\.id) == [2, 1])
         #expect(try query.last()?.id == 1)
-        let order = [RecordQuery.Order("login", descending: true)] + Array(repeating: RecordQuery.Order("id"), count: 2_000)
-        #expect(try mapper.records(RecordQuery(entity: "User", order: order, fields: ["id"])).map { $0["id"] } == [.int(2), .int(1)])
+        var objects = mapper.query("User").order(by: "login", descending: true)
+        for _ in 0..<2_000 { objects = objects.order(by: "id") }
+        #expect(try objects.records(fields: ["id"]).map { $0["id"] } == [RecordValue.int(2), .int(1)])
     }
 }

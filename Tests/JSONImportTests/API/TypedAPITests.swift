@@ -115,7 +115,7 @@ import Testing
         #expect(try mapper.query(APIUser.self).order(by: "address.city").all().map(\.id) == [3, 2, 1])
         #expect(try mapper.query(APIUser.self).order(by: "address.city", descending: true).all().map(\.id) == [1, 2, 3])
         #expect(try mapper.query(APIRepo.self).order(by: "owner.login", descending: true).all().map(\.id) == [12, 11, 10])
-        let query = try mapper.records(RecordQuery(entity: "Repo", order: [.init("owner.address.city")]))
+        let query = try mapper.query("Repo").order(by: "owner.address.city").includingStubs().records()
         #expect(query.map { $0["id"] } == [.int(12), .int(11), .int(10)])
 
         #expect(throws: QueryError(.unknownField, "cannot order by 'repos.name': 'repos' is not a to-one relationship held by User rows (only those give one value per row)")) {

@@ -768,6 +768,6 @@ extension Mapper {
     /// Every record of `entity` with its key and `fields`, as minified JSON, in key order.
     fileprivate func links(_ entity: String, _ fields: String...) throws -> [String] {
         let key = spec.entities.first { $0.name == entity }?.primaryKey ?? []
-        return try records(RecordQuery(entity: entity, fields: key + fields)).map { RecordValue.object($0).jsonText }
+        return try query(entity).includingStubs().records(fields: key + fields).map { RecordValue.object($0).jsonText }
     }
 }

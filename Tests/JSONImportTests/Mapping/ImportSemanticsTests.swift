@@ -114,7 +114,7 @@ import Testing
         #expect(report.counts(for: "User").list == [2, 0, 0, 0])
         #expect(try mapper.storedRows("User", "id", "login", "_stub", orderedBy: "id")
             == [[.integer(1), .null, .integer(0)], [.integer(7), .text("y"), .integer(0)]])
-        let users = try mapper.records(RecordQuery(entity: "User", fields: ["id", "followers"]))
+        let users = try mapper.query("User").includingStubs().records(fields: ["id", "followers"])
         #expect(users.map { RecordValue.object($0).jsonText } == [#"{"id":1,"followers":[7]}"#, #"{"id":7,"followers":[]}"#])
     }
 
@@ -124,7 +124,7 @@ import Testing
         let report = try mapper.importJSON(#"[{"id": 5, "name": "x", "owner": 1}, {"id": 6, "name": "y", "owner": {"id": 2, "login": "b"}}]"#, as: "Repo")
         #expect(report.counts(for: "Repo").list == [2, 0, 0, 0])
         #expect(report.counts(for: "User").list == [1, 1, 0, 0])
-        let users = try mapper.records(RecordQuery(entity: "User", fields: ["id", "repos"]))
+        let users = try mapper.query("User").includingStubs().records(fields: ["id", "repos"])
         #expect(users.map { RecordValue.object($0).jsonText } == [#"{"id":1,"repos":[5]}"#, #"{"id":2,"repos":[6]}"#])
     }
 

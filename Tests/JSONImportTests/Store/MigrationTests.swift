@@ -79,13 +79,13 @@ import Testing
                 + "\n  Team:\n    primaryKey: id\n    attributes:\n      id: int\n"
         }
         let mapper = try Mapper(spec: added, store: .file(store.path))
-        let users = try mapper.records(RecordQuery(entity: "User"))
+        let users = try mapper.query("User").includingStubs().records()
         #expect(users.map { RecordValue.object($0).jsonText } == [
             #"{"id":1,"login":"ana","score":1.5,"bio":null,"repos":[10],"boss":2,"mentor":null,"teams":[]}"#,
             #"{"id":2,"login":"bo","score":null,"bio":null,"repos":[],"boss":null,"mentor":null,"teams":[]}"#,
         ])
         try mapper.importJSON(#"{"id": 2, "bio": "hi", "mentor": 1, "teams": [{"id": 7}]}"#, as: "User")
-        let bo = try mapper.records(RecordQuery(entity: "User", ids: ["2"]))
+        let bo = try mapper.query("User").keys(text: ["2"]).includingStubs().records()
         #expect(bo.map { RecordValue.object($0).jsonText } == [
             #"{"id":2,"login":"bo","score":null,"bio":"hi","repos":[],"boss":null,"mentor":1,"teams":[7]}"#
         ])
@@ -121,7 +121,7 @@ import Testing
         #expect(plan.changes.count == 4)
         #expect(try Mapper.migrate(store: store.path, to: removed).isEmpty)
         let mapper = try Mapper(spec: removed, store: .file(store.path))
-        #expect(try mapper.records(RecordQuery(entity: "User")).map { RecordValue.object($0).jsonText } == [
+        #expect(try mapper.query("User").includingStubs().records().map { RecordValue.object($0).jsonText } == [
             #"{"id":1,"login":"ana","score":"1.5","repos":[10]}"#, #"{"id":2,"login":"bo","score":null,"repos":[]}"#,
         ])
         #expect(try mapper.integrityViolations().isEmpty)

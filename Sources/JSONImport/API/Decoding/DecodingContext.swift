@@ -37,14 +37,14 @@ final class DecodingContext {
 
     /// Decodes `rows` of `entity` as `T`s, in order, a page at a time.
     func decodeAll<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
-        if T.self is any PayloadCodable.Type { return try decodePayloads(type, entity: entity, rows: rows) }
+        if let whole = try decodedWhole(type, entity: entity, rows: rows) { return whole }
         return try paged(entity, rows) { try decode(type, entity: entity, row: $0) }
     }
 
     /// Decodes those of `rows` of `entity` that exist as `T`s, in order (repeats kept), a page
     /// at a time.
     func decodeExisting<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T] {
-        if T.self is any PayloadCodable.Type { return try decodePayloads(type, entity: entity, rows: rows) }
+        if let whole = try decodedWhole(type, entity: entity, rows: rows) { return whole }
         let decoded = try paged(entity, rows) { row -> T? in
             guard try exists(entity, row: row) else { return nil }
             return try decode(type, entity: entity, row: row)
@@ -89,8 +89,18 @@ final class DecodingContext {
 
     /// Decodes row `row` of `entity` as a `T`.
     func decode<T: Decodable>(_ type: T.Type, entity: EntityPlan, row: Int64) throws -> T {
-        if T.self is any PayloadCodable.Type, let value = try decodePayloads(type, entity: entity, rows: [row]).first { return value }
+        if let value = try decodedWhole(type, entity: entity, rows: [row])?.first { return value }
         return try RowDecoder.decode(type, from: RowDecoder(context: self, entity: entity, row: row, parent: .root, key: nil))
+    }
+
+    /// `T`s read whole rather than property by property, `nil` for other types: payload types
+    /// through their exported JSON, and ``RecordObject`` as the object `query --format json`
+    /// prints. Rows that no longer exist are left out.
+    private func decodedWhole<T: Decodable>(_ type: T.Type, entity: EntityPlan, rows: [Int64]) throws -> [T]? {
+        if T.self is any PayloadCodable.Type { return try decodePayloads(type, entity: entity, rows: rows) }
+        guard T.self == RecordObject.self else { return nil }
+        let existing = Set(try store.keys(of: entity, rows: Array(Set(rows))).map(\.0))
+        return try store.reader.records(entity, rows: rows.filter(existing.contains)) as? [T]
     }
 
     /// Decodes one property of row `row` of `entity` as a `T`.
