@@ -100,8 +100,15 @@ import Testing
             let json = try JSONEncoder().encode(user)
             let back = try JSONDecoder().decode(User.self, from: json)
             precondition(back == user && back.address?.city == "Oslo")
+            // `login` is required: a payload without it does not decode.
+            do {
+                _ = try JSONDecoder().decode(User.self, from: Data(#"{"id": 2}"#.utf8))
+                preconditionFailure("a user without its required login decoded")
+            } catch DecodingError.valueNotFound(_, let context) {
+                precondition(context.codingPath.map { $0.stringValue } == ["login"])
+            }
             let reaction = Reaction.Key(articleId: 101, authorId: 13)
-            print(reaction.articleId, back.login ?? "")
+            print(reaction.articleId, back.login)
 
             """.write(to: client, atomically: true, encoding: .utf8)
         let build = try Self.run("/usr/bin/env", [

@@ -32,6 +32,7 @@ struct EntityFileWriter {
         if !access.isEmpty { writeInitializer(properties.map { ($0.name, $0.type, $0.isOptional) }) }
         writeEnums()
         if entity.primaryKey.count > 1 { writeKeyStruct() }
+        if types.hasReference(entity) { writeReferenceStruct() }
         lines.append("}")
         lines.append("")
         lines.append("extension \(name): Codable {")
@@ -41,6 +42,7 @@ struct EntityFileWriter {
         lines += coding.encoder().enumerated().map { $1.isEmpty ? "" : "    " + ($0 == 0 ? access : "") + $1 }
         lines.append("}")
         if entity.primaryKey.count > 1 { writeKeyCoding() }
+        if types.hasReference(entity) { writeReferenceCoding(properties) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -64,7 +66,7 @@ struct EntityFileWriter {
     /// refers to) nor the nested `Key`.
     private func enumCases(of attribute: AttributeSpec) -> [String]? {
         let name = Self.enumName(of: attribute)
-        guard name != "Key", !types.spec.entities.contains(where: { SwiftName.type($0.name) == name }) else { return nil }
+        guard name != "Key", name != "Reference", !types.spec.entities.contains(where: { SwiftName.type($0.name) == name }) else { return nil }
         return Self.enumCases(of: attribute)
     }
 
@@ -99,6 +101,7 @@ struct EntityFileWriter {
                     return SwiftName.literal(value, of: attribute.type)
                 } : nil
             let isOptional = !entity.primaryKey.contains(attribute.name) && defaultValue == nil
+                && !types.isRequiredProperty(attribute, of: entity)
             let value: Property.Value
             switch attribute.type {
             case .scalar(.date): value = .date(SwiftName.dateFormat(attribute.dateFormat), isArray: false)
@@ -179,6 +182,38 @@ struct EntityFileWriter {
         for key in keyAttributes { lines.append("        \(access)var \(key.name): \(key.type)") }
         if !access.isEmpty { writeInitializer(keyAttributes.map { ($0.name, $0.type, false) }, indent: "        ") }
         lines.append("    }")
+    }
+
+    // MARK: References by key
+
+    private mutating func writeReferenceStruct() {
+        lines.append("")
+        lines.append("    /// A reference to `\(entity.name)` by its key alone, as a `by: object` relationship")
+        lines.append("    /// writes one below the export depth: an object holding only the key.")
+        lines.append("    \(access)struct Reference: Sendable, Hashable {")
+        for key in keyAttributes { lines.append("        \(access)var \(key.name): \(key.type)") }
+        if !access.isEmpty { writeInitializer(keyAttributes.map { ($0.name, $0.type, false) }, indent: "        ") }
+        lines.append("    }")
+    }
+
+    /// `Reference`'s coding: the key properties at their JSON keys, and an object holding more
+    /// than them refused (so that `Related` reads it as the record).
+    private mutating func writeReferenceCoding(_ properties: [Property]) {
+        let keys = properties.filter { property in keyAttributes.contains { $0.name == property.name } }
+        let topKeys = Set(keys.compactMap(\.path.first)).sorted().map(SwiftName.string).joined(separator: ", ")
+        let coding = CodingWriter(properties: keys)
+        var decoder = coding.decoder()
+        decoder.insert(contentsOf: [
+            "    guard container.allKeys.allSatisfy({ [\(topKeys)].contains($0.stringValue) }) else {",
+            "        throw DecodingError.dataCorrupted(.init(",
+            "            codingPath: decoder.codingPath, debugDescription: \"an object with more than the key of \(entity.name)\"))",
+            "    }",
+        ], at: 2)
+        lines += ["", "extension \(SwiftName.type(entity.name)).Reference: Codable {"]
+        lines += decoder.enumerated().map { $1.isEmpty ? "" : "    " + ($0 == 0 ? access : "") + $1 }
+        lines.append("")
+        lines += coding.encoder().enumerated().map { $1.isEmpty ? "" : "    " + ($0 == 0 ? access : "") + $1 }
+        lines.append("}")
     }
 
     private mutating func writeKeyCoding() {

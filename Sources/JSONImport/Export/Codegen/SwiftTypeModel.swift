@@ -56,6 +56,27 @@ struct SwiftTypeModel {
         return keys.first.map(type(of:))
     }
 
+    /// Whether `attribute` of `entity` is a non-optional property without a default: a scalar
+    /// that is `required` and exported, so every record written holds it. Keys are
+    /// non-optional as well; `required` arrays stay optional (an empty array and none read
+    /// alike).
+    func isRequiredProperty(_ attribute: AttributeSpec, of entity: EntitySpec) -> Bool {
+        guard attribute.isRequired, attribute.isExported, !entity.primaryKey.contains(attribute.name),
+            case .scalar = attribute.type
+        else { return false }
+        return true
+    }
+
+    /// Whether `entity`'s struct has a nested `Reference`: the key alone, as `by: object`
+    /// relationships to it write a reference below the export depth (`{"id": 8}`), which the
+    /// struct itself cannot decode because it has required properties. Not for an owned
+    /// entity, nor when an entity is itself named `Reference`.
+    func hasReference(_ entity: EntitySpec) -> Bool {
+        !entity.isOwned && !spec.entities.contains { $0.name == "Reference" }
+            && entity.attributes.contains { isRequiredProperty($0, of: entity) }
+            && spec.entities.contains { $0.relationships.contains { $0.target == entity.name && $0.by == .object } }
+    }
+
     /// Whether references to `entity` are single `UUID` values (written lowercase).
     func hasUUIDKey(_ entity: EntitySpec) -> Bool {
         entity.keyAttributes.count == 1 && entity.keyAttributes[0].type == .uuid
@@ -71,6 +92,8 @@ struct SwiftTypeModel {
         case key
         /// `Related<Target, Key>`: either.
         case related
+        /// `Related<Target, Target.Reference>`: the record, or an object holding only its key.
+        case reference
     }
 
     /// The form of `relationship` of `entity`, or `nil` when the relationship is not written
@@ -78,6 +101,7 @@ struct SwiftTypeModel {
     func form(of relationship: RelationshipSpec, in entity: EntitySpec) -> RelationshipForm? {
         let target = spec[entity: relationship.target]
         if target.isOwned { return relationship.isForward ? .record : nil }
+        if relationship.by == .object && hasReference(target) { return .reference }
         if relatedToBreakCycles.contains("\(entity.name).\(relationship.name)") { return .related }
         switch relationship.by {
         case .object: return .record
@@ -94,6 +118,7 @@ struct SwiftTypeModel {
         case .record: return record
         case .key: return keyType(of: target) ?? record
         case .related: return "Related<\(record), \(keyType(of: target) ?? record)>"
+        case .reference: return "Related<\(record), \(record).Reference>"
         }
     }
 
@@ -103,7 +128,8 @@ struct SwiftTypeModel {
         guard relationship.kind == .one else { return false }
         let target = spec[entity: relationship.target]
         if target.isOwned { return relationship.isForward }
-        return relationship.by == .object && !relatedToBreakCycles.contains("\(entity.name).\(relationship.name)")
+        return relationship.by == .object && !hasReference(target)
+            && !relatedToBreakCycles.contains("\(entity.name).\(relationship.name)")
     }
 
     /// Whether `entity`'s struct holds `goal`'s struct, directly or through other structs.
