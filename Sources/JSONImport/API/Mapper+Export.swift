@@ -140,7 +140,7 @@ extension Mapper {
 
 extension Query {
     /// The records the query selects as API-shaped JSON (SPEC 4.4), in the query's order and
-    /// within its limit and offset; the rules of ``Mapper/exportData(_:)`` apply.
+    /// within its limit and offset; the rules of ``Mapper/exportData(_:)-r30x`` apply.
     ///
     /// ```swift
     /// let top = try mapper.query(Repo.self).where("stars > 100").order(by: "stars", descending: true).limit(10)
@@ -152,7 +152,7 @@ extension Query {
     ///   - format: a JSON array (under the entity's `root`), or JSON Lines.
     ///   - fields: which properties of the root records to write.
     /// - Returns: the JSON text.
-    /// - Throws: as ``Mapper/export(_:to:)-(_,FileHandle)``.
+    /// - Throws: as ``Mapper/exportData(_:)-r30x``.
     public func exportData(depth: Int = 1, format: ExportFormat = .json, fields: FieldSelection = .all) throws -> Data {
         var data = Data()
         _ = try mapper.run(request(depth, format, fields), selectedBy: self) { data.append(contentsOf: $0.utf8) }
@@ -160,7 +160,7 @@ extension Query {
     }
 
     /// Writes the records the query selects to `handle`, one chunk at a time; see
-    /// ``exportData(depth:format:fields:)``.
+    /// ``exportData(depth:format:fields:)-96ugt``.
     ///
     /// - Returns: the number of root records written.
     @discardableResult

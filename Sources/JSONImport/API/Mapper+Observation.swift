@@ -4,7 +4,7 @@ extension Mapper {
     /// keys inserted, updated and deleted per entity.
     ///
     /// Every write is observed: imports, saves, deletions, clean-up, eviction, and a
-    /// ``write(_:)`` block as one transaction. A transaction that is rolled back (an error, a
+    /// ``write(_:)-5hg6g`` block as one transaction. A transaction that is rolled back (an error, a
     /// dry run) delivers nothing. Deliveries happen after the commit, outside the store's lock,
     /// one at a time and in commit order, on a thread that committed; the callback may read
     /// and write through the mapper. Observing costs one key lookup per changed row while

@@ -4,7 +4,7 @@ import Synchronization
 /// Imports API payloads into a store according to the mappings, and reads the store back.
 ///
 /// A `Mapper` can be shared across threads: writes go through one connection, one at a time
-/// (a ``write(_:)`` block holds it for its duration), while reads on other threads use
+/// (a ``write(_:)-5hg6g`` block holds it for its duration), while reads on other threads use
 /// read-only connections of their own and see the last committed state. Several mappers (in
 /// one or several processes) can share one store file: writers wait for each other up to the
 /// busy timeout.

@@ -3,7 +3,7 @@
 /// A query is a value: each modifier returns a new query, and nothing runs until one of
 /// ``all()-6ni5f``, ``first()-3fl2p``, ``last()-1pt5z``, ``count()-7pcxt``, ``exists()-1ddc3``, ``find(_:)-(Encodable)`` or
 /// ``pluck(_:as:)-6pjit`` is called. Every run reads the last committed state (or, inside
-/// ``Mapper/write(_:)`` on the same thread, the block's own work) and is safe to call from
+/// ``Mapper/write(_:)-5hg6g`` on the same thread, the block's own work) and is safe to call from
 /// any thread.
 ///
 /// ```swift
@@ -268,7 +268,7 @@ public struct Query<Record: Decodable>: Sendable {
     }
 
     /// Several properties of every matching record, in their JSON form; the same as
-    /// ``records(fields:includingMeta:)`` with `fields`.
+    /// ``records(fields:includingMeta:)-3xlvi`` with `fields`.
     ///
     /// ```swift
     /// for row in try mapper.query(User.self).pluck(["id", "login", "repos"]) {
@@ -278,7 +278,7 @@ public struct Query<Record: Decodable>: Sendable {
     ///
     /// - Parameter properties: attribute and relationship names, in the order wanted.
     /// - Returns: one object per record, keyed by property name.
-    /// - Throws: as ``records(fields:includingMeta:)``.
+    /// - Throws: as ``records(fields:includingMeta:)-3xlvi``.
     public func pluck(_ properties: [String]) throws -> [RecordObject] {
         try records(fields: properties)
     }

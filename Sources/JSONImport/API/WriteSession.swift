@@ -64,7 +64,7 @@ final class WriteSession: Sendable {
 }
 
 extension Mapper {
-    /// Runs `body` as one transaction, as ``write(_:)-(()throws->T)`` does, with a body that can
+    /// Runs `body` as one transaction, as ``write(_:)-5hg6g`` does, with a body that can
     /// `await`: every mapper call it makes joins the transaction, which commits when the body
     /// returns and rolls back when it throws.
     ///
