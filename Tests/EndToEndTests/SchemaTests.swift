@@ -20,6 +20,45 @@ import Testing
         #expect(names.isSuperset(of: ["User", "Address", "Repo", "Tag"]), "\(sqlite)")
     }
 
+    @Test(.enabled(if: PSQL.url != nil, "needs a PostgreSQL server: JSONIMPORT_TEST_POSTGRES (Scripts/test.sh starts one)"))
+    func postgresSchemaIsAcceptedByPostgreSQL() throws {
+        let directory = try TemporaryDirectory()
+        let mappings = try MappingFixtures.write(MappingFixtures.valid, into: directory, folder: "Mappings")
+        let result = try CLI.run(["schema", "--dialect", "postgres", "--mappings", mappings])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("\"_stub\" bool NOT NULL DEFAULT false"))
+        #expect(!result.stdout.contains("REFERENCES"))
+        let tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1;"
+        let psql = try PSQL.run(result.stdout + tables)
+        #expect(psql.exitCode == 0, "\(psql)")
+        let names = Set(psql.stdout.split(separator: "\n").map(String.init))
+        #expect(names.isSuperset(of: ["_jsonimport_meta", "User", "Address", "Repo", "Tag"]), "\(psql)")
+    }
+
+    @Test func eachDialectTypesColumnsItsOwnWay() throws {
+        let spec = try MappingSpec.load(yaml: """
+            version: 1
+            entities:
+              Item:
+                primaryKey: sku
+                attributes: { sku: string, count: int, price: decimal, ok: bool, at: date, token: uuid, ratio: double }
+            """, file: "items.yml")
+        let sqlite = StorageSchema(spec: spec).columns(of: spec[entity: "Item"]).map(\.typeName)
+        let postgres = StorageSchema(spec: spec, dialect: .postgres).columns(of: spec[entity: "Item"]).map(\.typeName)
+        #expect(sqlite == ["INTEGER", "TEXT", "INTEGER", "TEXT", "INTEGER", "REAL", "TEXT", "REAL", "REAL", "REAL", "REAL", "INTEGER"])
+        let text = "text COLLATE \"C\""
+        #expect(postgres == ["int8", text, "int8", text, "bool", "timestamptz", "uuid", "float8"]
+            + ["timestamptz", "timestamptz", "timestamptz", "bool"])
+    }
+
+    @Test func anUnknownDialectIsAUsageError() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(MappingFixtures.single, to: "members.yml")
+        let result = try CLI.run(["schema", "--dialect", "mysql", "--mappings", file.path])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.hasPrefix("error: invalid value 'mysql' for option '--dialect': expected one of sqlite, postgres\n"))
+    }
+
     @Test func schemaPrintsTheLibrarysStatementsEachEndedBySemicolon() throws {
         let directory = try TemporaryDirectory()
         let mappings = try MappingFixtures.write(MappingFixtures.valid, into: directory, folder: "Mappings")
@@ -69,6 +108,22 @@ import Testing
 }
 
 /// The system's `sqlite3` shell.
+/// `psql` against the test server (`JSONIMPORT_TEST_POSTGRES`, which `Scripts/test.sh` starts).
+enum PSQL {
+    /// The test server's URL, when one is given.
+    static let url = ProcessInfo.processInfo.environment["JSONIMPORT_TEST_POSTGRES"]
+
+    /// Runs `sql` in a schema of its own, created first and dropped after, stopping at the
+    /// first error.
+    static func run(_ sql: String) throws -> CLIResult {
+        let schema = "schema_test_\(UUID().uuidString.prefix(8).lowercased())"
+        let script = "CREATE SCHEMA \(schema);\nSET search_path TO \(schema);\n\(sql)\nDROP SCHEMA \(schema) CASCADE;\n"
+        return try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/psql"), [url ?? "", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"],
+            environment: ProcessInfo.processInfo.environment, stdin: script)
+    }
+}
+
 enum SQLite {
     /// Runs `sql` in a fresh in-memory database.
     static func run(_ sql: String) throws -> CLIResult {

@@ -1,26 +1,38 @@
-/// The SQLite storage a mapping spec produces: tables, columns, link tables and indexes.
+/// The storage a mapping spec produces: tables, columns, link tables and indexes, as DDL of
+/// one SQL dialect (SQLite, the embedded default, or PostgreSQL).
 ///
-/// One component turns the spec into DDL, so a PostgreSQL dialect can later sit beside it.
+/// Both dialects lay the store out alike: one table per entity with a column per attribute,
+/// the row id (a single `int` key, else `_id`), link columns and bookkeeping columns, a link
+/// table per link stored as one, and the same indexes, under the same names. Column types
+/// follow each dialect (SPEC 5, 6).
 ///
 /// ```swift
-/// let schema = StorageSchema(spec: try MappingSpec.load(from: "Mappings"))
+/// let schema = StorageSchema(spec: try MappingSpec.load(from: "Mappings"), dialect: .postgres)
 /// for statement in schema.statements { print(statement + ";") }
 /// ```
 public struct StorageSchema: Sendable, Hashable {
     /// The mappings the storage is derived from.
     public let spec: MappingSpec
+    /// The SQL the statements are written in.
+    public let dialect: SQLDialect
 
     /// Creates the storage description of a spec.
     ///
-    /// - Parameter spec: validated mappings.
-    public init(spec: MappingSpec) { self.spec = spec }
+    /// - Parameters:
+    ///   - spec: validated mappings.
+    ///   - dialect: the SQL to write; SQLite by default.
+    public init(spec: MappingSpec, dialect: SQLDialect = .sqlite) {
+        self.spec = spec
+        self.dialect = dialect
+    }
 
     /// Name of the table that records the schema a store was created from.
     public static let metadataTable = "_jsonimport_meta"
 
     /// Every statement that creates the storage, in dependency order, without trailing `;`.
     public var statements: [String] {
-        var result = ["CREATE TABLE \(quote(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)"]
+        let text = dialect.typeName(of: .scalar(.string))
+        var result = ["CREATE TABLE \(quote(Self.metadataTable)) (\"key\" \(text) PRIMARY KEY, \"value\" \(text) NOT NULL)"]
         for entity in spec.entities {
             result.append(createTable(entity))
             result += indexes(entity)
@@ -35,29 +47,34 @@ public struct StorageSchema: Sendable, Hashable {
     /// The columns of `entity`'s table, in table order.
     public func columns(of entity: EntitySpec) -> [Column] {
         var columns: [Column] = []
+        let rowID = dialect.typeName(of: .scalar(.int))
         if entity.rowIDColumn == "_id" {
-            columns.append(Column(name: "_id", kind: .integer, constraint: "PRIMARY KEY"))
+            columns.append(Column(name: "_id", kind: .integer, typeName: rowID, constraint: "PRIMARY KEY"))
         }
         for attribute in entity.attributes {
             let isRowID = attribute.name == entity.rowIDColumn
             columns.append(Column(
-                name: attribute.name, kind: Column.Kind(attribute.type),
+                name: attribute.name, kind: Column.Kind(attribute.type), typeName: dialect.typeName(of: attribute.type),
                 constraint: isRowID ? "PRIMARY KEY" : (entity.primaryKey.contains(attribute.name) ? "NOT NULL" : nil)))
         }
         for (link, _) in foreignKeys(heldBy: entity) {
             guard case .foreignKey(_, let column, let onSource, _) = link.storage else { continue }
             let pointsTo = spec[entity: onSource ? link.target : link.source]
             columns.append(Column(
-                name: column, kind: .integer,
-                constraint: "REFERENCES \(quote(pointsTo.table))(\(quote(pointsTo.rowIDColumn))) ON DELETE SET NULL"))
+                name: column, kind: .integer, typeName: rowID,
+                constraint: dialect.declaresForeignKeys
+                    ? "REFERENCES \(quote(pointsTo.table))(\(quote(pointsTo.rowIDColumn))) ON DELETE SET NULL" : nil))
         }
         if entity.hasTimestamps {
             for name in ["_created_at", "_updated_at", "_seen_at"] {
-                columns.append(Column(name: name, kind: .real, constraint: nil))
+                columns.append(Column(name: name, kind: .real, typeName: dialect.typeName(of: .scalar(.date)), constraint: nil))
             }
         }
         if !entity.isOwned {
-            columns.append(Column(name: "_stub", kind: .integer, constraint: "NOT NULL DEFAULT 0"))
+            let isBool = dialect == .postgres
+            columns.append(Column(
+                name: "_stub", kind: .integer, typeName: dialect.typeName(of: .scalar(.bool)),
+                constraint: "NOT NULL DEFAULT \(isBool ? "false" : "0")"))
         }
         assert(columns.count == entity.columnCount(links: spec.links), "the loader's column limit counts these columns")
         return columns
@@ -77,6 +94,9 @@ public struct StorageSchema: Sendable, Hashable {
         public let name: String
         /// What the column holds.
         public let kind: Kind
+        /// The column's type in the schema's dialect: `INTEGER`, `REAL` or `TEXT` for SQLite;
+        /// `int8`, `float8`, `bool`, `timestamptz`, `uuid` or `text COLLATE "C"` for PostgreSQL.
+        public let typeName: String
         /// What follows the type in the DDL (`PRIMARY KEY`, `NOT NULL`, `REFERENCES …`); `nil` for none.
         public let constraint: String?
 
@@ -98,16 +118,7 @@ public struct StorageSchema: Sendable, Hashable {
         }
 
         var definition: String {
-            [quote(name), Self.typeName(kind), constraint].compactMap { $0 }.joined(separator: " ")
-        }
-
-        /// The SQLite type of a column kind.
-        static func typeName(_ kind: Kind) -> String {
-            switch kind {
-            case .integer: return "INTEGER"
-            case .real: return "REAL"
-            case .text: return "TEXT"
-            }
+            [quote(name), typeName, constraint].compactMap { $0 }.joined(separator: " ")
         }
     }
 
@@ -140,13 +151,18 @@ public struct StorageSchema: Sendable, Hashable {
     private func linkTable(_ name: String, _ link: Link) -> [String] {
         let source = spec[entity: link.source]
         let target = spec[entity: link.target]
+        let integer = dialect.typeName(of: .scalar(.int))
+        func references(_ entity: EntitySpec) -> String {
+            dialect.declaresForeignKeys
+                ? " REFERENCES \(quote(entity.table))(\(quote(entity.rowIDColumn))) ON DELETE CASCADE" : ""
+        }
         let create = """
             CREATE TABLE \(quote(name)) (
-              "source" INTEGER NOT NULL REFERENCES \(quote(source.table))(\(quote(source.rowIDColumn))) ON DELETE CASCADE,
-              "target" INTEGER NOT NULL REFERENCES \(quote(target.table))(\(quote(target.rowIDColumn))) ON DELETE CASCADE,
-              "position" INTEGER NOT NULL,
+              "source" \(integer) NOT NULL\(references(source)),
+              "target" \(integer) NOT NULL\(references(target)),
+              "position" \(integer) NOT NULL,
               PRIMARY KEY ("source", "target")
-            ) WITHOUT ROWID
+            )\(dialect == .sqlite ? " WITHOUT ROWID" : "")
             """
         return [create, Self.targetIndex(ofLinkTable: name).create]
     }
@@ -167,4 +183,40 @@ func quote(_ identifier: String) -> String {
         if character == "\"" { result.append(character) }
     }
     return result + "\""
+}
+
+/// The SQL a store speaks: its column types, and what its engine's statements are written in.
+public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
+    /// SQLite: the embedded default store (SPEC 5).
+    case sqlite
+    /// PostgreSQL 15 or later (SPEC 6).
+    case postgres
+
+    /// The column type an attribute of `type` is stored in. PostgreSQL text compares and
+    /// sorts bytewise (`COLLATE "C"`), as SQLite's does; `decimal`, `json` and arrays keep
+    /// their exact text.
+    public func typeName(of type: AttributeType) -> String {
+        switch self {
+        case .sqlite:
+            switch StorageSchema.Column.Kind(type) {
+            case .integer: return "INTEGER"
+            case .real: return "REAL"
+            case .text: return "TEXT"
+            }
+        case .postgres:
+            switch type {
+            case .scalar(.int): return "int8"
+            case .scalar(.double): return "float8"
+            case .scalar(.bool): return "bool"
+            case .scalar(.date): return "timestamptz"
+            case .scalar(.uuid): return "uuid"
+            default: return "text COLLATE \"C\""
+            }
+        }
+    }
+
+    /// Whether the DDL declares foreign keys. SQLite's are enforced; on PostgreSQL the engine
+    /// keeps links whole itself and declares none, since checking each row written would
+    /// double the cost of an import.
+    var declaresForeignKeys: Bool { self == .sqlite }
 }
