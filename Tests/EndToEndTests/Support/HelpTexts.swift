@@ -83,12 +83,16 @@ enum HelpTexts {
     static let schema = """
         OVERVIEW: Prints the SQL that creates the store for the mappings.
 
-        Statements end with ';', one after another, ready for 'sqlite3'. The store is
-        never opened.
+        Statements end with ';', one after another, ready for 'sqlite3' or, with
+        '--dialect postgres', for 'psql' (which runs them in the schema first on its
+        search_path). The store is never opened.
 
         USAGE: jsonimport schema [OPTIONS]
 
         OPTIONS:
+          --dialect DIALECT       The SQL to print: the SQLite store's, or the
+                                  PostgreSQL store's. (values: sqlite, postgres;
+                                  default: sqlite)
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
