@@ -15,7 +15,7 @@ extension Mapper {
     public static func migrate(
         store path: String, to spec: MappingSpec, allowDataLoss: Bool = false, busyTimeout: Double = 30
     ) throws -> MigrationPlan {
-        let connection = try Store.connect(Store.Location(path: path, create: false), busyTimeout: busyTimeout)
-        return try Store.migrate(connection, to: spec, allowDataLoss: allowDataLoss)
+        let engine = try Store.connect(Store.Location(path: path, create: false), busyTimeout: busyTimeout)
+        return try Store.migrate(engine, to: spec, allowDataLoss: allowDataLoss)
     }
 }

@@ -42,7 +42,8 @@ extension Mapper {
     /// (the WAL, named after the file, does not follow it).
     private func checkpointForMove() throws {
         try store.withLock { store in
-            guard try store.checkpointEmptyingWAL() else {
+            // A new store is a file: only SQLite's are built under another name and moved.
+            guard let file = store.engine as? SQLiteEngine, try file.checkpointEmptyingWAL() else {
                 throw StoreError(.busy, "store '\(store.name)': its write-ahead log is still in use")
             }
         }

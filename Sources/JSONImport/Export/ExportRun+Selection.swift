@@ -6,11 +6,7 @@ extension ExportRun {
     static func selection(of request: ExportRequest, entity: EntityPlan, store: Store) throws -> KeyOrderPages {
         let filter = try parsedFilter(request.filter)
         let keys = try request.ids.map { try store.key(of: entity, from: $0) }
-        do throws(FilterError) {
-            return try KeyOrderPages(store: store, entity: entity, filter: filter, keys: keys)
-        } catch {
-            throw QueryError(error)
-        }
+        return KeyOrderPages(store: store, entity: entity, filter: filter, keys: keys)
     }
 
     private static func parsedFilter(_ text: String?) throws(QueryError) -> FilterExpression? {

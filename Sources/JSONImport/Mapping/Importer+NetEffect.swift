@@ -6,7 +6,7 @@ extension Importer {
     func spillIfNeeded() throws(StoreError) {
         tracker.spillFlagsIfNeeded()
         if let failure = tracker.spilledFlags?.failure { throw failure }
-        guard tracker.holdsTooManyOriginals else { return }
+        guard tracker.holdsTooManyOriginals, let spilledOriginals else { return }
         try spilledOriginals.append(tracker.takeOriginals())
     }
 
@@ -23,6 +23,7 @@ extension Importer {
             for (row, original) in tracker.netEffectCandidates(of: entity.index) {
                 try settle(entity, row: row, original: original)
             }
+            guard let spilledOriginals else { continue }
             var after: Int64?
             while true {
                 let chunk: [(row: Int64, values: [StoredValue])]
@@ -39,7 +40,7 @@ extension Importer {
             }
         }
         do {
-            try spilledOriginals.drop()
+            try spilledOriginals?.drop()
         } catch {
             throw fail(error.description)
         }

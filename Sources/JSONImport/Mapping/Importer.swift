@@ -38,7 +38,8 @@ final class Importer {
     /// Where the root record being imported is.
     @exclusivity(unchecked) var recordPlace = RecordPlace()
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
-    let spilledOriginals: SpilledOriginals
+    /// Where originals go past their budget; `nil` keeps them in memory.
+    let spilledOriginals: SpilledOriginals?
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
@@ -52,8 +53,8 @@ final class Importer {
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
-        self.spilledOriginals = SpilledOriginals(store: store)
-        tracker.spilledFlags = SpilledFlags(store: store)
+        self.spilledOriginals = store.engine.makeSpilledOriginals(plan: store.plan)
+        tracker.spilledFlags = store.engine.makeSpilledFlags()
     }
 
     /// Notes which tables are empty; called once the import's transaction has begun.

@@ -14,35 +14,11 @@ extension RecordReader {
 
     private func pageOfRecords(_ entity: EntityPlan, rows: [Int64], fields: [String]?, meta: Bool) throws -> [RecordObject] {
         let spec = entity.spec
-        var columns = spec.attributes.map { quote($0.name) }
-        if meta {
-            columns += spec.hasTimestamps ? ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""] : ["NULL", "NULL", "NULL"]
-            columns.append(spec.isOwned ? "0" : "\"_stub\"")
-        }
         var stored: [Int64: (attributes: RecordObject, meta: [(String, RecordValue)])] = [:]
-        let read = { (statement: SQLiteStatement, first: Int) in
+        for (row, values) in try store.engine.attributeRows(entity, rows: rows, meta: meta) {
             var all = RecordObject()
-            for (i, attribute) in spec.attributes.enumerated() {
-                all[attribute.name] = Self.jsonValue(statement.value(at: first + i), of: attribute)
-            }
-            return (all, meta ? Self.metaValues(statement, after: first + spec.attributes.count) : [])
-        }
-        if columns.count < EntitySpec.maximumColumns {
-            let statement = try connection.statement(
-                "SELECT \(entity.rowID), \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) IN (SELECT value FROM json_each(?))")
-            defer { statement.reset() }
-            statement.bind(Store.idList(Array(Set(rows))), at: 1)
-            while try statement.step() { stored[statement.int64(at: 0)] = read(statement, 1) }
-        } else {
-            // The row id beside every column would pass the most a result holds: row by row.
-            let statement = try connection.statement(
-                "SELECT \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ?")
-            defer { statement.reset() }
-            for row in Set(rows) {
-                statement.reset()
-                statement.bind(row, at: 1)
-                if try statement.step() { stored[row] = read(statement, 0) }
-            }
+            for (i, attribute) in spec.attributes.enumerated() { all[attribute.name] = Self.jsonValue(values[i], of: attribute) }
+            stored[row] = (all, meta ? Self.metaValues(values[spec.attributes.count...]) : [])
         }
         var relationships: [(name: String, values: [Int64: RecordValue])] = []
         for relationship in entity.relationships where fields?.contains(relationship.spec.name) ?? true {
@@ -59,18 +35,18 @@ extension RecordReader {
         }
     }
 
-    /// `_createdAt`, `_updatedAt`, `_seenAt` (ISO 8601 or null) and `_stub`, from the columns
-    /// of `statement` starting at `base`.
-    private static func metaValues(_ statement: SQLiteStatement, after base: Int) -> [(String, RecordValue)] {
+    /// `_createdAt`, `_updatedAt`, `_seenAt` (ISO 8601 or null) and `_stub`, from the stored
+    /// `_created_at`, `_updated_at`, `_seen_at` and `_stub`.
+    private static func metaValues(_ stored: ArraySlice<StoredValue>) -> [(String, RecordValue)] {
         var values: [(String, RecordValue)] = []
-        for (i, name) in ["_createdAt", "_updatedAt", "_seenAt"].enumerated() {
-            if case .real(let seconds) = statement.value(at: base + i) {
+        for (name, value) in zip(["_createdAt", "_updatedAt", "_seenAt"], stored) {
+            if case .real(let seconds) = value {
                 values.append((name, .string(DateCoding.format(seconds, format: .iso8601))))
             } else {
                 values.append((name, .null))
             }
         }
-        values.append(("_stub", .bool(statement.int64(at: base + 3) != 0)))
+        values.append(("_stub", .bool(stored.last?.integer.map { $0 != 0 } ?? false)))
         return values
     }
 

@@ -1,15 +1,20 @@
-/// What the stages above the store ask of its connection, in the store's own terms.
+/// What the stages above the store ask of its database, in the store's own terms.
 extension Store {
     /// Runs `body` in a transaction scope of `kind` (a savepoint inside an open transaction).
     func transaction<T>(_ kind: TransactionKind = .write, _ body: () throws -> T) throws -> T {
-        try connection.transaction(kind, body)
+        try engine.transaction(kind, body)
+    }
+
+    /// Runs `body` in a transaction scope of `kind`, kept or undone as its outcome says.
+    func transaction<T>(_ kind: TransactionKind, deciding body: () throws -> ScopeOutcome<T>) throws -> T {
+        try engine.transaction(kind, deciding: body)
     }
 
     /// Whether a transaction is open (SQLite may roll one back by itself, after a full disk).
-    var isInTransaction: Bool { connection.isInTransaction }
+    var isInTransaction: Bool { engine.isInTransaction }
 
     /// The store as messages name it.
-    var name: String { connection.name }
+    var name: String { engine.name }
 
     /// A bookkeeping timestamp of the store's rows.
     enum Timestamp: String {
@@ -19,18 +24,15 @@ extension Store {
 
     /// Sets `timestamp` to `time` in `rows` (ascending, no repeats) of `entity`.
     func set(_ timestamp: Timestamp, of entity: EntityPlan, rows: [Int64], to time: Double) throws(StoreError) {
-        try connection.setColumn(timestamp.rawValue, of: entity, rows: rows, to: .real(time))
+        try engine.setColumn(timestamp.rawValue, of: entity, rows: rows, to: .real(time))
     }
 
     /// A number that changes whenever another connection (another mapper, another process)
     /// commits to the store; this connection's own commits leave it alone.
     func externalCommitVersion() throws(StoreError) -> Int64 {
-        try connection.dataVersion()
+        try engine.externalCommitVersion()
     }
 
-    /// Writes the whole write-ahead log back into the store file and empties it; `false` when
-    /// a reader or writer still uses it.
-    func checkpointEmptyingWAL() throws(StoreError) -> Bool {
-        try connection.checkpointEmptyingWAL()
-    }
+    /// A deletion engine for one deletion stage.
+    func makeDeletionEngine() -> any DeletionEngine { engine.makeDeletionEngine(plan: plan) }
 }

@@ -3,10 +3,10 @@ extension Store {
     func statistics() throws -> StoreStatistics {
         var stats = StoreStatistics()
         for entity in plan.entities {
-            let count = try connection.rows("SELECT count(*) FROM \(entity.table)")
+            let count = try engine.rows("SELECT count(*) FROM \(entity.table)", [])
             stats.entities.append((entity.spec.name, count.first?.first?.integer ?? 0))
-            let stubs = entity.spec.isOwned ? 0 : try connection.rows(
-                "SELECT count(*) FROM \(entity.table) WHERE \"_stub\" = 1").first?.first?.integer ?? 0
+            let stubs = entity.spec.isOwned ? 0 : try engine.rows(
+                "SELECT count(*) FROM \(entity.table) WHERE \"_stub\"", []).first?.first?.integer ?? 0
             stats.stubs.append((entity.spec.name, stubs))
         }
         for link in spec.links {
@@ -17,7 +17,7 @@ extension Store {
             case .linkTable(let name):
                 sql = "SELECT count(*) FROM \(quote(name))"
             }
-            stats.links.append((link.qualifiedName, try connection.rows(sql).first?.first?.integer ?? 0))
+            stats.links.append((link.qualifiedName, try engine.rows(sql, []).first?.first?.integer ?? 0))
         }
         return stats
     }

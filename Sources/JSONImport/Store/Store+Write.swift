@@ -36,7 +36,7 @@ extension Store {
             if checkingForeignKeys {
                 restoreForeignKeys()
             } else {
-                try connection.execute("PRAGMA foreign_keys = OFF")
+                try engine.enforceForeignKeys(false)
                 writeState.foreignKeysSetAside = true
             }
         }
@@ -45,7 +45,7 @@ extension Store {
         var kept: ChangeLog?
         let value: T
         do {
-            value = try connection.transaction(.write) {
+            value = try engine.transaction(.write) {
                 let outcome = try body()
                 if outcome.keepsWork {
                     kept = writeState.scopes[writeState.scopes.count - 1]
@@ -73,8 +73,8 @@ extension Store {
     /// (outside a transaction only: the pragma does nothing inside one, so a transaction a failed
     /// `ROLLBACK` left open keeps it off until the next write begins).
     private func restoreForeignKeys() {
-        guard writeState.foreignKeysSetAside, !connection.isInTransaction else { return }
-        try? connection.execute("PRAGMA foreign_keys = ON")
+        guard writeState.foreignKeysSetAside, !engine.isInTransaction else { return }
+        try? engine.enforceForeignKeys(true)
         writeState.foreignKeysSetAside = false
     }
 }

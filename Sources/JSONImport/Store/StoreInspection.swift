@@ -16,7 +16,7 @@ extension Store {
     /// the key, the attributes, the relationships stored on the rows, then the bookkeeping.
     func storedFields(of entity: String) throws -> [String] {
         let plan = try entityPlan(entity)
-        return StorageSchema(spec: spec).columns(of: plan.spec).map(\.name)
+        return StorageSchema(spec: spec, dialect: engine.dialect).columns(of: plan.spec).map(\.name)
     }
 
     /// The `fields` of every row of `entity`, ordered by `orderedBy` (fields of the entity;
@@ -28,13 +28,13 @@ extension Store {
         if !orderedBy.isEmpty {
             sql += " ORDER BY " + (try orderedBy.map { try column(of: plan, field: $0) }.joined(separator: ", "))
         }
-        return try connection.rows(sql)
+        return try engine.rows(sql, [])
     }
 
     /// How many rows `entity` has, stubs included.
     func rowCount(of entity: String) throws -> Int {
         let plan = try entityPlan(entity)
-        guard case .integer(let count)? = try connection.rows("SELECT count(*) FROM \(plan.table)").first?.first
+        guard case .integer(let count)? = try engine.rows("SELECT count(*) FROM \(plan.table)", []).first?.first
         else { return 0 }
         return Int(count)
     }
@@ -60,7 +60,7 @@ extension Store {
         case .linkTable(let name, false):
             sql = "SELECT \"target\", \"source\" FROM \(quote(name)) ORDER BY \"target\", \"source\""
         }
-        return try connection.rows(sql).map { row in
+        return try engine.rows(sql, []).map { row in
             guard case .integer(let from) = row[0], case .integer(let to) = row[1] else {
                 throw InspectionError(description: "\(relationship) holds a link that is not a pair of row ids")
             }
@@ -95,7 +95,7 @@ extension Store {
                     let sql = "SELECT \(check.pair) FROM \(check.from) l WHERE \(check.end) IS NOT NULL "
                         + "AND NOT EXISTS (SELECT 1 FROM \(check.missing.table) m WHERE m.\(check.missing.rowID) = \(check.end)) "
                         + "ORDER BY 1, 2"
-                    for row in try connection.rows(sql) {
+                    for row in try engine.rows(sql, []) {
                         violations.append("\(name): \(row[0]) → \(row[1]) (missing \(check.missing.spec.name))")
                     }
                 }
@@ -128,7 +128,7 @@ extension Store {
             sql += " WHERE \(plan.rowID) = ?"
             values.append(.integer(row))
         }
-        try connection.run(sql, values)
+        try engine.run(sql, values)
     }
 
     /// The quoted column of `field`, one of the fields ``storedFields(of:)`` lists, or `_id`.
@@ -137,7 +137,7 @@ extension Store {
         if let relationship = entity.relationships.first(where: { $0.spec.name == field }), let column = relationship.columnName {
             return quote(column)
         }
-        guard StorageSchema(spec: spec).columns(of: entity.spec).contains(where: { $0.name == field }) else {
+        guard StorageSchema(spec: spec, dialect: engine.dialect).columns(of: entity.spec).contains(where: { $0.name == field }) else {
             throw InspectionError(description: "\(entity.spec.name) stores no field '\(field)'")
         }
         return quote(field)

@@ -30,6 +30,14 @@ struct StoreSchemaState: Codable, Equatable {
         }
     }
 
+    /// The state as the metadata table records it: JSON with sorted keys.
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding dictionaries of strings cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     /// The quoted identifier following `marker`, unquoted.
     static func name(in statement: String, after marker: String) -> String {
         guard let start = statement.range(of: marker)?.upperBound else { return "" }

@@ -126,7 +126,7 @@ extension Mapper {
     /// Rows of `sql` against the SQLite store: for tests of SQLite itself (`.sqliteOnly`).
     @discardableResult
     func rows(_ sql: String) throws -> [[StoredValue]] {
-        try store.withLock { try $0.connection.rows(sql) }
+        try store.withLock { try $0.engine.rows(sql, []) }
     }
 }
 

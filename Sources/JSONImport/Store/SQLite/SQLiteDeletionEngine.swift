@@ -189,10 +189,3 @@ final class SQLiteDeletionEngine: DeletionEngine {
         }
     }
 }
-
-extension Store {
-    /// A deletion engine on the store's connection.
-    func makeDeletionEngine() -> DeletionEngine {
-        SQLiteDeletionEngine(connection: connection, plan: plan)
-    }
-}

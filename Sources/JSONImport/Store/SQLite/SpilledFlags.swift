@@ -30,7 +30,6 @@ final class SpilledFlags {
         self.connection = connection
     }
 
-    convenience init(store: Store) { self.init(connection: store.connection) }
 
     /// Whether any flags of `entity` were moved out.
     func holds(_ entity: Int) -> Bool { tables[entity] != nil }

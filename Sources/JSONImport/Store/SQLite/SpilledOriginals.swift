@@ -9,9 +9,9 @@ final class SpilledOriginals {
     /// Per entity (by index): the prepared insert into its table, once it has one.
     private var inserts: [Int: SQLiteStatement] = [:]
 
-    init(store: Store) {
-        self.connection = store.connection
-        self.plan = store.plan
+    init(connection: SQLiteConnection, plan: ImportPlan) {
+        self.connection = connection
+        self.plan = plan
     }
 
     /// Whether any original of `entity` was moved out.
