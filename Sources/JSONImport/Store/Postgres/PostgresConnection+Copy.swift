@@ -20,7 +20,9 @@ extension PostgresConnection {
     ///   go in its column's type, or the server's error (a constraint of the table, a type that
     ///   is not the column's).
     @discardableResult
-    func copy(into table: String, columns: [PostgresCopyColumn], _ writeRows: (inout PostgresCopyWriter) throws -> Void) throws -> Int {
+    func copy(
+        into table: String, columns: [PostgresCopyColumn], _ writeRows: (inout PostgresCopyWriter) throws -> Void
+    ) throws -> Int {
         let sql = "COPY \(quote(table)) (\(columns.map { quote($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
         let operation = "copying into \(table)"
         guard let raw = PQexec(handle, sql) else { throw error(nil, sql: sql).during(operation) }

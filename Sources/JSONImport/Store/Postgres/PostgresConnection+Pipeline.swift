@@ -77,7 +77,8 @@ extension PostgresConnection {
                 guard failure == nil, result.status != PGRES_PIPELINE_ABORTED else { continue }
                 do throws(StoreError) {
                     let checked = try check(result, sql: statement.sql)
-                    results.append(PostgresStatementResult(rowsAffected: checked.rowsAffected, rows: try checked.rows(sql: statement.sql)))
+                    let rows = try checked.rows(sql: statement.sql)
+                    results.append(PostgresStatementResult(rowsAffected: checked.rowsAffected, rows: rows))
                 } catch {
                     failure = PostgresPipelineError(statementIndex: index, error: error)
                 }
