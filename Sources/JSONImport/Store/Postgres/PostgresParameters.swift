@@ -10,9 +10,9 @@ struct PostgresParameters {
     private var bytes: [UInt8] = []
     /// Where each value starts in ``bytes``; `nil` for NULL.
     private var starts: [Int?] = []
-    private(set) var lengths: [Int32] = []
+    private var lengths: [Int32] = []
     /// 1 for a value in binary, 0 for text.
-    private(set) var formats: [Int32] = []
+    private var formats: [Int32] = []
 
     var count: Int { starts.count }
 

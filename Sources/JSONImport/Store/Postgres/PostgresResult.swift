@@ -13,8 +13,8 @@ final class PostgresResult {
     /// Whether the statement succeeded (with or without rows).
     var isSuccess: Bool { status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY }
 
-    /// The rows the statement changed, inserted, deleted or copied; 0 for a statement that
-    /// reports none.
+    /// The rows the statement inserted, updated, deleted, copied or returned; 0 for a
+    /// statement that reports none.
     var rowsAffected: Int { Int(String(cString: PQcmdTuples(raw))) ?? 0 }
 
     /// The command tag, such as `INSERT 0 1` or `ROLLBACK`.
