@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // On Linux the headers are on the default search path. simdjson's pkg-config file adds
         // `-DSIMDJSON_THREADS_ENABLED=1`, a flag SwiftPM refuses (and warns about in every
         // build of every package that depends on this one), so it is not asked there.
@@ -32,7 +35,7 @@ let package = Package(
         .target(
             name: "CSimdJSON", dependencies: ["CSimdJSONSystem"],
             linkerSettings: [.linkedLibrary("simdjson")]),
-        .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CSimdJSON"]),
+        .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CLibPQ", "CSimdJSON"]),
         .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
         // Generates Swift types from a target's Mappings/ at build time (`jsonimport codegen`).
         .plugin(name: "JSONImportCodegen", capability: .buildTool(), dependencies: ["jsonimport"]),

@@ -2,14 +2,30 @@
 # Installs what is missing, then runs the whole test suite: the package's tests, then an app
 # package that depends on the library as any package does (Examples/App), which must build
 # without a single warning and pass its own checks.
+#
+# The PostgreSQL tests run against the server in JSONIMPORT_TEST_POSTGRES when it is set
+# (postgres://…); otherwise against a throwaway cluster (Scripts/postgres.sh) started for this
+# run and removed when it ends, whether the tests pass or not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/bootstrap.sh
 swift build --build-tests
-swift test "$@"
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+cluster=""
+cleanup() {
+    rm -f "$log"
+    [ -z "$cluster" ] || bash Scripts/postgres.sh stop "$cluster"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ -z "${JSONIMPORT_TEST_POSTGRES:-}" ]; then
+    cluster=$(bash Scripts/postgres.sh start)
+    export JSONIMPORT_TEST_POSTGRES=$cluster
+fi
+swift test "$@"
+
 swift build --package-path Examples/App 2>&1 | tee "$log"
 if grep -q "warning:" "$log"; then
     echo "Examples/App: the build printed warnings" >&2

@@ -84,6 +84,10 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let constraint = Code(rawValue: "constraint")
         /// Any other failure the store reported.
         public static let other = Code(rawValue: "other")
+        /// A PostgreSQL store refused a statement for a reason no other code names (a
+        /// serialization failure, a value out of range, an object that does not exist); the
+        /// message is the server's.
+        public static let postgres = Code(rawValue: "postgres")
         /// A validator or progress handler tried to write through the mapper while its import
         /// runs (it may read).
         public static let writeDuringImport = Code(rawValue: "writeDuringImport")

@@ -1,0 +1,65 @@
+internal import CLibPQ
+
+/// Bulk loading: rows go into a table (a session's temporary staging table) with one binary
+/// `COPY`, streamed as they are encoded, however many there are.
+extension PostgresConnection {
+    /// Copies the rows `writeRows` appends into `columns` of `table` (unqualified, found on the
+    /// search path, so a temporary table comes first) and returns how many went in.
+    ///
+    /// ```swift
+    /// try connection.copy(into: "staged_user", columns: [.init("id", .int8), .init("login", .text)]) { rows in
+    ///     for user in users { try rows.appendRow([.integer(user.id), .text(user.login)]) }
+    /// }
+    /// ```
+    ///
+    /// A `COPY` stands alone: it cannot run in a pipeline. When `writeRows` throws, or the
+    /// server refuses a row, no row goes in; inside a transaction, the transaction is then
+    /// failed (see ``pipeline(_:)``).
+    ///
+    /// - Throws: the error `writeRows` throws; ``StoreError`` `other` for a value that cannot
+    ///   go in its column's type, or the server's error (a constraint of the table, a type that
+    ///   is not the column's).
+    @discardableResult
+    func copy(
+        into table: String, columns: [PostgresCopyColumn], _ writeRows: (inout PostgresCopyWriter) throws -> Void
+    ) throws -> Int {
+        let sql = "COPY \(quote(table)) (\(columns.map { quote($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
+        let operation = "copying into \(table)"
+        guard let raw = PQexec(handle, sql) else { throw error(nil, sql: sql).during(operation) }
+        let start = PostgresResult(raw)
+        guard start.status == PGRES_COPY_IN else {
+            _ = try check(start, sql: sql)
+            preconditionFailure("\(sql) did not start a copy")
+        }
+        var writer = PostgresCopyWriter(connection: self, table: table, columns: columns)
+        do {
+            try writeRows(&writer)
+            try writer.finish()
+        } catch {
+            // The server says why it stopped taking rows; otherwise the rows' own error stands.
+            let serverError = endCopy(abortingWith: "the rows could not be written", sql: sql)
+            if writer.hasFailedToSend, case .failure(let serverError) = serverError { throw serverError.during(operation) }
+            if let error = error as? StoreError { throw error.during(operation) }
+            throw error
+        }
+        switch endCopy(abortingWith: nil, sql: sql) {
+        case .success(let count): return count
+        case .failure(let error): throw error.during(operation)
+        }
+    }
+
+    /// Ends the copy in progress, or abandons it with `reason`, and reads the server's answer:
+    /// the rows it took, or its error.
+    private func endCopy(abortingWith reason: String?, sql: String) -> Result<Int, StoreError> {
+        // A failure to end it shows in the answer, or as the connection's error.
+        _ = PQputCopyEnd(handle, reason)
+        var outcome: Result<Int, StoreError>?
+        while let raw = PQgetResult(handle) {
+            let result = PostgresResult(raw)
+            // Still copying: the end did not reach the server, and asking again would not help.
+            if result.status == PGRES_COPY_IN { break }
+            if outcome == nil { outcome = result.isSuccess ? .success(result.rowsAffected) : .failure(error(result, sql: sql)) }
+        }
+        return outcome ?? .failure(error(nil, sql: sql))
+    }
+}

@@ -1,0 +1,97 @@
+internal import CLibPQ
+
+/// One statement of a pipeline and the values bound to its parameters.
+struct PostgresStatement {
+    var sql: String
+    var parameters: [StoredValue]
+
+    init(_ sql: String, _ parameters: [StoredValue] = []) {
+        self.sql = sql
+        self.parameters = parameters
+    }
+}
+
+/// What a statement of a pipeline did: the rows it inserted, updated, deleted or returned, and
+/// the rows it returned (`RETURNING`, a `SELECT`).
+struct PostgresStatementResult: Equatable {
+    var rowsAffected: Int
+    var rows: [[StoredValue]]
+}
+
+/// The failure of a pipeline: the first statement that failed, by its index in the list, and
+/// its error. The statements after it did not run.
+struct PostgresPipelineError: Error, Equatable {
+    var statementIndex: Int
+    var error: StoreError
+}
+
+/// Pipelines: a list of statements sent at once and answered at once, one round trip for all of
+/// them (libpq's pipeline mode with one `Sync`), for a merge whose statements do not need each
+/// other's results on the client.
+extension PostgresConnection {
+    /// Runs `statements` in order in one round trip and returns what each did.
+    ///
+    /// Outside a transaction the statements run as one implicit transaction: all of them are
+    /// kept, or, when one fails, none. Inside one (``beginWrite(lockTimeout:)``), a failure
+    /// leaves the transaction failed: roll it back, or back to a savepoint taken before the
+    /// pipeline, before anything else runs in it.
+    ///
+    /// Statements new to the connection are prepared first, one round trip each, once.
+    /// `COPY` and statements separated by semicolons cannot run in a pipeline.
+    ///
+    /// - Throws: ``PostgresPipelineError`` with the index of the first statement that failed.
+    func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
+        var prepared: [PreparedStatement] = []
+        for (index, statement) in statements.enumerated() {
+            do {
+                prepared.append(try self.prepared(statement.sql))
+            } catch {
+                throw PostgresPipelineError(statementIndex: index, error: error)
+            }
+        }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PostgresPipelineError(statementIndex: 0, error: error(nil, sql: statements.first?.sql))
+        }
+        defer { PQexitPipelineMode(handle) }
+        for (index, (statement, preparedStatement)) in zip(statements, prepared).enumerated() {
+            let values = PostgresParameters(statement.parameters, types: preparedStatement.parameterTypes)
+            let sent = values.withArrays {
+                PQsendQueryPrepared(handle, preparedStatement.name, Int32(values.count), $0, $1, $2, 1)
+            }
+            guard sent == 1 else { throw PostgresPipelineError(statementIndex: index, error: error(nil, sql: statement.sql)) }
+        }
+        guard PQpipelineSync(handle) == 1 else {
+            throw PostgresPipelineError(statementIndex: 0, error: error(nil, sql: statements.first?.sql))
+        }
+        return try results(of: statements)
+    }
+
+    /// Reads the answer to every statement of a pipeline, up to its `Sync`.
+    private func results(of statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
+        var results: [PostgresStatementResult] = []
+        var failure: PostgresPipelineError?
+        for (index, statement) in statements.enumerated() {
+            // Each statement's results end with a null one.
+            while let raw = PQgetResult(handle) {
+                let result = PostgresResult(raw)
+                guard failure == nil, result.status != PGRES_PIPELINE_ABORTED else { continue }
+                do throws(StoreError) {
+                    let checked = try check(result, sql: statement.sql)
+                    let rows = try checked.rows(sql: statement.sql)
+                    results.append(PostgresStatementResult(rowsAffected: checked.rowsAffected, rows: rows))
+                } catch {
+                    failure = PostgresPipelineError(statementIndex: index, error: error)
+                }
+            }
+            if failure == nil, results.count <= index {
+                failure = PostgresPipelineError(statementIndex: index, error: error(nil, sql: statement.sql))
+            }
+            if !isConnected { break }
+        }
+        while isConnected, let raw = PQgetResult(handle) {
+            if PostgresResult(raw).status == PGRES_PIPELINE_SYNC { break }
+        }
+        if let failure { throw failure }
+        return results
+    }
+}

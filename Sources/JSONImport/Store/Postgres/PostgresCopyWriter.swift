@@ -1,0 +1,155 @@
+internal import CLibPQ
+
+/// The type of a column of a binary `COPY`. It must be the column's type in the table: the
+/// server reads each field in its column's binary format.
+enum PostgresColumnType: String, Sendable {
+    case int8, float8, bool, text, timestamptz, uuid
+}
+
+/// A column of a binary `COPY`: its name in the table and its type.
+struct PostgresCopyColumn: Sendable, Hashable {
+    var name: String
+    var type: PostgresColumnType
+
+    init(_ name: String, _ type: PostgresColumnType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// Rows on their way into a table through ``PostgresConnection/copy(into:columns:_:)``,
+/// encoded in PostgreSQL's binary `COPY` format and sent a chunk at a time as they fill.
+///
+/// The format: the 11-byte signature `PGCOPY\n\377\r\n\0`, an int32 of flags and an int32
+/// header-extension length (both 0), then per row an int16 field count and per field an
+/// int32 byte length (-1 for NULL) and the bytes, all integers big-endian; an int16 -1 ends
+/// it.
+///
+/// Values take the forms of ``StoredValue``: `int8` takes `.integer`; `float8` `.real` or
+/// `.integer`; `bool` `.integer` (0 is false); `text` `.text`; `timestamptz` `.real` (or
+/// `.integer`) seconds since 1970, rounded to the microsecond; `uuid` `.text` of 32 hex digits,
+/// with or without its dashes; any column `.null`.
+struct PostgresCopyWriter {
+    let columns: [PostgresCopyColumn]
+    /// The table, as messages name it.
+    let table: String
+    /// Rows appended so far.
+    private(set) var rowCount = 0
+    /// Whether sending a chunk failed: the server's answer to the `COPY` then says why.
+    private(set) var hasFailedToSend = false
+    private let connection: PostgresConnection
+    private var buffer: [UInt8] = []
+    /// The column the next field goes in.
+    private var column = 0
+
+    /// Bytes gathered before they are sent.
+    static let chunkSize = 1 << 16
+
+    static let signature: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
+
+    init(connection: PostgresConnection, table: String, columns: [PostgresCopyColumn]) {
+        self.connection = connection
+        self.table = table
+        self.columns = columns
+        buffer.reserveCapacity(Self.chunkSize + 4096)
+        buffer.append(contentsOf: Self.signature)
+        buffer.append(bigEndian: Int32(0))
+        buffer.append(bigEndian: Int32(0))
+    }
+
+    /// Appends a whole row, one value per column.
+    mutating func appendRow(_ values: [StoredValue]) throws(StoreError) {
+        precondition(column == 0, "a row appended in the middle of another one")
+        precondition(values.count == columns.count, "\(values.count) values for \(columns.count) columns of \(table)")
+        for value in values { try append(value) }
+    }
+
+    /// Appends the next field of the current row (a row ends after its last column's field).
+    ///
+    /// - Throws: ``StoreError`` `other` when the value cannot go in the column's type (the
+    ///   field is not written), or the connection's error when a chunk cannot be sent.
+    mutating func append(_ value: StoredValue) throws(StoreError) {
+        let type = columns[column].type
+        switch (value, type) {
+        case (.null, _):
+            startField()
+            buffer.append(bigEndian: Int32(-1))
+        case (.integer(let v), .int8): field(v)
+        case (.integer(let v), .float8): field(Double(v).bitPattern)
+        case (.real(let v), .float8): field(v.bitPattern)
+        case (.integer(let v), .bool): field(UInt8(v == 0 ? 0 : 1))
+        case (.integer(let v), .timestamptz): try date(Double(v))
+        case (.real(let v), .timestamptz): try date(v)
+        case (.text(let v), .text):
+            startField()
+            buffer.append(bigEndian: Int32(v.utf8.count))
+            buffer.append(contentsOf: v.utf8)
+        case (.text(let v), .uuid):
+            guard let bytes = PostgresUUID.bytes(v) else { throw refusal("text that is not a UUID") }
+            startField()
+            buffer.append(bigEndian: Int32(16))
+            buffer.append(contentsOf: bytes)
+        case (.integer, _): throw refusal("an integer")
+        case (.real, _): throw refusal("a number")
+        case (.text, _): throw refusal("text")
+        }
+        try endField()
+    }
+
+    /// Appends UTF-8 bytes as the next field, which must be of a `text` column.
+    mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StoreError) {
+        guard columns[column].type == .text else { throw refusal("text") }
+        startField()
+        buffer.append(bigEndian: Int32(bytes.count))
+        buffer.append(contentsOf: bytes)
+        try endField()
+    }
+
+    private mutating func date(_ seconds: Double) throws(StoreError) {
+        guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else {
+            throw refusal("a date out of range")
+        }
+        field(microseconds)
+    }
+
+    private mutating func field<T: FixedWidthInteger>(_ value: T) {
+        startField()
+        buffer.append(bigEndian: Int32(MemoryLayout<T>.size))
+        buffer.append(bigEndian: value)
+    }
+
+    private mutating func startField() {
+        if column == 0 { buffer.append(bigEndian: Int16(columns.count)) }
+    }
+
+    private mutating func endField() throws(StoreError) {
+        column += 1
+        guard column == columns.count else { return }
+        column = 0
+        rowCount += 1
+        if buffer.count >= Self.chunkSize { try send() }
+    }
+
+    private func refusal(_ what: String) -> StoreError {
+        let target = columns[column]
+        return StoreError(.other, "cannot copy \(what) into column '\(target.name)' (\(target.type.rawValue)) of \(table)")
+    }
+
+    /// Ends the data and sends what is left.
+    mutating func finish() throws(StoreError) {
+        precondition(column == 0, "the last row of the copy into \(table) has \(column) of \(columns.count) fields")
+        buffer.append(bigEndian: Int16(-1))
+        try send()
+    }
+
+    private mutating func send() throws(StoreError) {
+        let sent = buffer.withUnsafeBytes { bytes in
+            PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        }
+        buffer.removeAll(keepingCapacity: true)
+        guard sent == 1 else {
+            hasFailedToSend = true
+            throw connection.error(nil, sql: nil)
+        }
+    }
+}
