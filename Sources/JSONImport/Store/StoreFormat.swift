@@ -19,8 +19,15 @@ enum StoreFormat {
             throw StoreError(.notAStore, "'\(connection.name)' is a database but not a JSONImport store")
         }
         let rows = try connection.rows("SELECT \"value\" FROM \(quote(table)) WHERE \"key\" = 'format'")
-        let store = "store '\(connection.name)'"
-        guard let recorded = rows.first?.first else {
+        try check(recorded: rows.first?.first, store: connection.name)
+    }
+
+    /// Checks the format version a store records (`nil` when it records none).
+    ///
+    /// - Throws: ``StoreError`` `unsupportedFormat` for a missing, unreadable or newer version.
+    static func check(recorded: StoredValue?, store name: String) throws(StoreError) {
+        let store = "store '\(name)'"
+        guard let recorded else {
             throw StoreError(.unsupportedFormat, "\(store): no format version recorded; this build's format version is \(current)")
         }
         let version: Int? =

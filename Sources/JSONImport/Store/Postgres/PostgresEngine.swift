@@ -1,0 +1,228 @@
+import Foundation
+
+/// The PostgreSQL store (SPEC 6): one schema of a database, for many importers and readers on
+/// many hosts. Writers serialize on the store's advisory lock, waiting up to the busy timeout;
+/// readers take a snapshot and never wait.
+///
+/// The engine speaks the same rows and values as the SQLite one (see ``StoreEngine``); its
+/// statements are PostgreSQL's own. Writes the importer makes through its row path are held
+/// client-side and written in sets: anything else that reads or writes the database first has
+/// the row path hand them over (``handOverPendingWrites()``), so every statement sees them.
+final class PostgresEngine {
+    let connection: PostgresConnection
+    /// Seconds a writer waits for the store's lock.
+    let busyTimeout: Double
+    /// Commits this connection made: the store's commit count less these is what other
+    /// connections committed.
+    private var ownCommits: Int64 = 0
+    /// Savepoints open inside the transaction.
+    private var savepointDepth = 0
+    /// Called before any statement but the row path's own, and before a commit.
+    var handOverPendingWrites: () throws(StoreError) -> Void = {}
+
+    var name: String { connection.name }
+    var dialect: SQLDialect { .postgres }
+
+    private init(connection: PostgresConnection, busyTimeout: Double) {
+        self.connection = connection
+        self.busyTimeout = busyTimeout
+    }
+
+    /// Whether `path` names a PostgreSQL store (`postgres://…` or `postgresql://…`).
+    static func isURL(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+    }
+
+    /// Connects to the store at `url` and checks, reading only, that its schema holds nothing
+    /// yet (a new store, when `create` allows one) or a store of a format this build reads.
+    ///
+    /// - Throws: ``StoreError`` `cannotOpen` when the server cannot be reached, `notFound` for
+    ///   a schema without a store when `create` is false, `notAStore` for a schema holding
+    ///   other tables, `unsupportedFormat` for a store of a newer or unreadable format.
+    static func open(url: String, create: Bool, busyTimeout: Double) throws -> PostgresEngine {
+        let engine = PostgresEngine(connection: try PostgresConnection(url: url), busyTimeout: busyTimeout)
+        let connection = engine.connection
+        try connection.beginRead()
+        defer { try? connection.rollback() }
+        let tables = try connection.rows(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1", [.text(connection.schema)])
+        if tables.isEmpty {
+            guard create else { throw StoreError(.notFound, "store '\(connection.name)' does not exist") }
+            return engine
+        }
+        let meta = StorageSchema.metadataTable
+        guard tables.contains([.text(meta)]) else {
+            throw StoreError(.notAStore, "'\(connection.name)' is a database but not a JSONImport store")
+        }
+        let format = try connection.rows("SELECT \"value\" FROM \(quote(meta)) WHERE \"key\" = 'format'")
+        try StoreFormat.check(recorded: format.first?.first, store: connection.name)
+        return engine
+    }
+
+    // MARK: Transactions
+
+    func transaction<T>(_ kind: TransactionKind, deciding body: () throws -> ScopeOutcome<T>) throws -> T {
+        guard !connection.isInTransaction else {
+            return kind == .read ? try body().value : try savepoint(body)
+        }
+        if kind == .write {
+            try connection.beginWrite(lockTimeout: busyTimeout)
+        } else {
+            try connection.beginRead()
+        }
+        let outcome: ScopeOutcome<T>
+        do {
+            outcome = try body()
+            if outcome.keepsWork && kind == .write {
+                try handOverPendingWrites()
+                try connection.run(
+                    "UPDATE \(quote(StorageSchema.metadataTable)) SET \"value\" = (\"value\"::int8 + 1)::text WHERE \"key\" = 'commits'")
+            }
+            if outcome.keepsWork {
+                try connection.commit()
+                if kind == .write { ownCommits += 1 }
+            }
+        } catch {
+            rollBack()
+            throw error
+        }
+        if !outcome.keepsWork { rollBack() }
+        return outcome.value
+    }
+
+    private func savepoint<T>(_ body: () throws -> ScopeOutcome<T>) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "scope_\(savepointDepth)"
+        try handOverPendingWrites()
+        try connection.savepoint(name)
+        let outcome: ScopeOutcome<T>
+        do {
+            outcome = try body()
+            if outcome.keepsWork {
+                try handOverPendingWrites()
+                try connection.release(name)
+            }
+        } catch {
+            rollBack(to: name)
+            throw error
+        }
+        if !outcome.keepsWork { rollBack(to: name) }
+        return outcome.value
+    }
+
+    private func rollBack() {
+        if connection.isInTransaction { try? connection.rollback() }
+    }
+
+    private func rollBack(to savepoint: String) {
+        guard connection.isInTransaction else { return }
+        try? connection.rollbackTo(savepoint)
+        try? connection.release(savepoint)
+    }
+
+    var isInTransaction: Bool { connection.isInTransaction }
+
+    /// The store declares no foreign keys: nothing to turn off.
+    func enforceForeignKeys(_ isOn: Bool) throws(StoreError) {}
+
+    func externalCommitVersion() throws(StoreError) -> Int64 {
+        try handOverPendingWrites()
+        let rows = try connection.rows(
+            "SELECT \"value\"::int8 FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" = 'commits'")
+        guard case .integer(let commits)? = rows.first?.first else { return 0 }
+        return commits - ownCommits
+    }
+
+    // MARK: Storage
+
+    func recordedState() throws -> StoreSchemaState? {
+        try handOverPendingWrites()
+        let meta = StorageSchema.metadataTable
+        let tables = try connection.rows(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1", [.text(connection.schema)])
+        guard tables.contains([.text(meta)]) else {
+            if !tables.isEmpty { throw StoreError(.notAStore, "'\(connection.name)' is a database but not a JSONImport store") }
+            return nil
+        }
+        let rows = try connection.rows("SELECT \"value\" FROM \(quote(meta)) WHERE \"key\" = 'schema'")
+        guard case .text(let json)? = rows.first?.first,
+            let state = try? JSONDecoder().decode(StoreSchemaState.self, from: Data(json.utf8))
+        else {
+            throw StoreError(.corrupt, "store '\(connection.name)' has no readable schema record")
+        }
+        return state
+    }
+
+    /// Runs DDL in the open transaction, creating the store's schema first when it is missing
+    /// (PostgreSQL's DDL is transactional: a failed creation leaves nothing).
+    func execute(_ statements: [String]) throws(StoreError) {
+        try handOverPendingWrites()
+        try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quote(connection.schema))")
+        for statement in statements { try connection.execute(statement) }
+    }
+
+    func executeMigration(_ statements: [String]) throws(StoreError) {
+        try execute(statements)
+    }
+
+    func record(_ state: StoreSchemaState) throws(StoreError) {
+        try connection.run(
+            "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('schema', $1), ('format', $2), ('commits', '0') "
+                + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\" WHERE \(quote(StorageSchema.metadataTable)).\"key\" <> 'commits'",
+            [.text(state.json), .text(String(StoreFormat.current))])
+    }
+
+    // MARK: Bookkeeping
+
+    func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError) {
+        try handOverPendingWrites()
+        guard !rows.isEmpty else { return }
+        try connection.run(
+            "UPDATE \(entity.table) SET \(quote(column)) = $1 WHERE \(entity.rowID) = ANY($2::int8[])",
+            [value, Self.array(rows)])
+    }
+
+    /// Row ids as one `int8[]` parameter (its text form, `{1,2,3}`).
+    static func array(_ rows: some Collection<Int64>) -> StoredValue {
+        .text("{" + rows.map(String.init).joined(separator: ",") + "}")
+    }
+
+    // MARK: Statements
+
+    func rows(_ sql: String, _ values: [StoredValue]) throws(StoreError) -> [[StoredValue]] {
+        try handOverPendingWrites()
+        return try connection.rows(PostgresSQL.numbered(sql), values)
+    }
+
+    func run(_ sql: String, _ values: [StoredValue]) throws(StoreError) {
+        try handOverPendingWrites()
+        try connection.run(PostgresSQL.numbered(sql), values)
+    }
+}
+
+/// SQL text for PostgreSQL made from text written for both stores.
+enum PostgresSQL {
+    /// `sql` with its `?` parameters numbered `$1`, `$2`, … (a `?` inside a string literal or
+    /// a quoted name is left alone).
+    static func numbered(_ sql: String) -> String {
+        var result = ""
+        var number = 0
+        var quoteMark: Character?
+        for character in sql {
+            if let open = quoteMark {
+                if character == open { quoteMark = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quoteMark = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
