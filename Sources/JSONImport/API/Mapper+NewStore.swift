@@ -18,8 +18,18 @@ extension Mapper {
     package static func withStore<R>(
         at path: String, spec: MappingSpec, configuration: Configuration = .default, _ body: (Mapper) throws -> R
     ) throws -> R {
-        let location: StoreLocation = path == StoreLocation.inMemory.path ? .inMemory : .file(path)
-        guard location != .inMemory, configuration.createsStore, !FileManager.default.fileExists(atPath: path),
+        let location = StoreLocation(path)
+        if case .postgres = location, configuration.createsStore {
+            // PostgreSQL creates the store's tables in place and removes them again on failure.
+            let mapper = try Mapper(spec: spec, store: location, configuration: configuration)
+            do {
+                return try body(mapper)
+            } catch {
+                try? mapper.store.withLock { try ($0.engine as? PostgresEngine)?.discardNewStore() }
+                throw error
+            }
+        }
+        guard case .file = location, configuration.createsStore, !FileManager.default.fileExists(atPath: path),
             let creation = try NewStoreFile.claim(path, timeout: configuration.busyTimeout)
         else {
             return try body(Mapper(spec: spec, store: location, configuration: configuration))

@@ -27,11 +27,30 @@ public final class Mapper: Sendable {
         case file(String)
         /// A private in-memory store, gone with the mapper.
         case inMemory
+        /// A PostgreSQL store (SPEC 6): `postgres://user@host:5432/db?schema=cache` (also
+        /// `postgresql://`). One store is one schema, `public` unless `schema` names another;
+        /// libpq's environment (`PGPASSWORD`, `PGSSLMODE`, a `.pgpass` file) applies.
+        case postgres(URL)
+
+        /// The location a command line names: `:memory:`, a `postgres://` or `postgresql://`
+        /// URL, or else a file path.
+        ///
+        /// - Parameter path: what `--store` (or `$JSONIMPORT_STORE`) holds.
+        public init(_ path: String) {
+            if path == ":memory:" {
+                self = .inMemory
+            } else if PostgresEngine.isURL(path), let url = URL(string: path) {
+                self = .postgres(url)
+            } else {
+                self = .file(path)
+            }
+        }
 
         var path: String {
             switch self {
             case .file(let path): return path
             case .inMemory: return ":memory:"
+            case .postgres(let url): return url.absoluteString
             }
         }
     }

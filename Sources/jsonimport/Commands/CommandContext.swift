@@ -22,9 +22,8 @@ struct CommandContext {
     /// a store error (exit 3).
     func openMapper(createsStore: Bool) throws -> Mapper {
         let spec = try loadMappings()
-        let store: Mapper.StoreLocation = globals.storePath == ":memory:" ? .inMemory : .file(globals.storePath)
         return try Mapper(
-            spec: spec, store: store,
+            spec: spec, store: Mapper.StoreLocation(globals.storePath),
             configuration: Mapper.Configuration(busyTimeout: globals.busyTimeout, createsStore: createsStore))
     }
 

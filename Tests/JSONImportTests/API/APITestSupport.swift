@@ -110,7 +110,7 @@ func withTemporaryStoreAsync<T>(_ body: (String) async throws -> T) async throws
 
 /// A mapper over a file store for the SPEC example mapping.
 func makeFileMapper(_ path: String, yaml: String = githubYAML) throws -> Mapper {
-    try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: .file(path))
+    try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: TestStore.persistent(path))
 }
 
 /// Collects what observers receive, from any thread.

@@ -12,7 +12,7 @@ let packageRoot: URL = {
 
 /// A mapper over a new in-memory store for the example mappings in `Mappings/`.
 func makeExampleMapper() throws -> Mapper {
-    try Mapper(mappings: packageRoot.appendingPathComponent("Mappings").path, store: .inMemory)
+    try Mapper(mappings: packageRoot.appendingPathComponent("Mappings").path, store: TestStore.fresh())
 }
 
 /// Imports the example payloads of `Examples/` in the order `Examples/README.md` gives.

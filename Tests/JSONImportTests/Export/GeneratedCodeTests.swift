@@ -19,7 +19,7 @@ import Testing
                 try importExamples(into: mapper)
                 return mapper
             case .generated:
-                let mapper = try Mapper(spec: MappingSpec.load(yaml: generatedMappingYAML, file: "generated.yml"), store: .inMemory)
+                let mapper = try Mapper(spec: MappingSpec.load(yaml: generatedMappingYAML, file: "generated.yml"), store: TestStore.fresh())
                 var generator = PayloadGenerator(seed: 3)
                 try mapper.importJSON(generator.users(20), as: "User")
                 try mapper.importJSON(generator.tags(5), as: "Tag")

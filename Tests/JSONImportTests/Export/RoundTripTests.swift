@@ -28,7 +28,7 @@ import Testing
     /// out, `null`s, references to rows that do not exist yet), exported at depth 1, 2 and 3.
     @Test(arguments: 1...12)
     func exportOfGeneratedStoreImportsBackUnchanged(seed: Int) throws {
-        let mapper = try Mapper(spec: MappingSpec.load(yaml: generatedMappingYAML, file: "generated.yml"), store: .inMemory)
+        let mapper = try Mapper(spec: MappingSpec.load(yaml: generatedMappingYAML, file: "generated.yml"), store: TestStore.fresh())
         var generator = PayloadGenerator(seed: UInt64(seed))
         try mapper.importJSON(generator.users(8), as: "User")
         try mapper.importJSON(generator.repos(4), as: "Repo")

@@ -37,7 +37,7 @@ import Testing
     @Test func examplesImportAndReimportUnchanged() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let mapper = try Mapper(mappings: root.appendingPathComponent("Mappings").path, store: .inMemory)
+        let mapper = try Mapper(mappings: root.appendingPathComponent("Mappings").path, store: TestStore.fresh())
         let users = root.appendingPathComponent("Examples/github/users.json").path
         let first = try mapper.importFile(users, as: "User")
         #expect(first.counts(for: "User").inserted > 0)

@@ -47,7 +47,7 @@ let githubYAML = """
 
 /// A mapper over an in-memory store for `yaml`.
 func makeMapper(_ yaml: String = githubYAML) throws -> Mapper {
-    try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: .inMemory)
+    try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: TestStore.fresh())
 }
 
 extension Mapper {

@@ -24,7 +24,7 @@ private let reposYAML = """
     let mapper: Mapper
 
     init() throws {
-        mapper = try Mapper(spec: MappingSpec.load(yaml: reposYAML, file: "test.yml"), store: .inMemory)
+        mapper = try Mapper(spec: MappingSpec.load(yaml: reposYAML, file: "test.yml"), store: TestStore.fresh())
         try mapper.importJSON(#"[{"id": 1, "name": "a", "slug": "s1"}, {"id": 2, "name": "b", "slug": "s2"}]"#, as: "Repo")
     }
 

@@ -25,7 +25,7 @@ private struct Product: Codable, Equatable, ImportableEntity {
     let mapper: Mapper
 
     init() throws {
-        mapper = try Mapper(spec: MappingSpec.load(yaml: catalogueYAML, file: "test.yml"), store: .inMemory)
+        mapper = try Mapper(spec: MappingSpec.load(yaml: catalogueYAML, file: "test.yml"), store: TestStore.fresh())
         try mapper.importJSON(
             #"[{"id": 1, "price": 9.99}, {"id": 2, "price": "10.50"}, {"id": 3, "price": 100},"#
                 + #" {"id": 4, "price": null, "bundle": [{"id": 5, "price": 0.1000000000000000000000000001}, 1]},"#

@@ -17,11 +17,21 @@ final class PostgresEngine {
     private var ownCommits: Int64 = 0
     /// Savepoints open inside the transaction.
     private var savepointDepth = 0
+    /// Counts the transactions begun on the connection: what was read in one transaction is
+    /// not known to hold in the next.
+    private(set) var transactionNumber = 0
+    /// Whether the schema held no store when the engine opened it.
+    private(set) var isNew = false
+    /// Whether the store's schema existed when the engine opened it (a new store may be made in
+    /// a schema of the user's, which is left in place).
+    private var hadSchema = true
     /// Called before any statement but the row path's own, and before a commit.
     var handOverPendingWrites: () throws(StoreError) -> Void = {}
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }
+    /// The importer's row path.
+    private(set) lazy var importRows: any ImportRows = PostgresImportRows(engine: self)
 
     private init(connection: PostgresConnection, busyTimeout: Double) {
         self.connection = connection
@@ -48,6 +58,8 @@ final class PostgresEngine {
             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1", [.text(connection.schema)])
         if tables.isEmpty {
             guard create else { throw StoreError(.notFound, "store '\(connection.name)' does not exist") }
+            engine.isNew = true
+            engine.hadSchema = !(try connection.rows("SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(connection.schema)])).isEmpty
             return engine
         }
         let meta = StorageSchema.metadataTable
@@ -65,6 +77,7 @@ final class PostgresEngine {
         guard !connection.isInTransaction else {
             return kind == .read ? try body().value : try savepoint(body)
         }
+        transactionNumber += 1
         if kind == .write {
             try connection.beginWrite(lockTimeout: busyTimeout)
         } else {
@@ -171,6 +184,21 @@ final class PostgresEngine {
             "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('schema', $1), ('format', $2), ('commits', '0') "
                 + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\" WHERE \(quote(StorageSchema.metadataTable)).\"key\" <> 'commits'",
             [.text(state.json), .text(String(StoreFormat.current))])
+    }
+
+    /// Removes a store this engine created, as a failed first import leaves no SQLite file:
+    /// its tables, and its schema when nothing else is in it. Nothing is removed once another
+    /// connection has committed to the store.
+    func discardNewStore() throws {
+        guard isNew else { return }
+        try transaction(.write) {
+            if try externalCommitVersion() == 0, let state = try recordedState() {
+                let tables = [StorageSchema.metadataTable] + state.tables.keys.sorted()
+                try connection.execute("DROP TABLE " + tables.map(quote).joined(separator: ", "))
+                if !hadSchema { try connection.execute("DROP SCHEMA IF EXISTS \(quote(connection.schema)) RESTRICT") }
+            }
+            return ScopeOutcome(value: ())
+        }
     }
 
     // MARK: Bookkeeping
