@@ -1,5 +1,6 @@
 import Foundation
 import JSONImport
+import Testing
 
 /// The store the semantic tests run against: a private in-memory SQLite store, or, when
 /// `JSONIMPORT_TEST_STORE` names a PostgreSQL server (`postgres://…`), a fresh schema of it
@@ -34,4 +35,10 @@ enum TestStore {
     static func schemaURL(_ url: String, named name: String = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")) -> String {
         url + (url.contains("?") ? "&" : "?") + "schema=" + name
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test of the SQLite store itself (its files, pragmas, WAL, indexes) only when the
+    /// suite runs against SQLite.
+    static var sqliteStore: Self { .enabled(if: TestStore.isSQLite, "a test of the SQLite store itself") }
 }

@@ -24,6 +24,15 @@ enum CLI {
     ) throws -> CLIResult {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JSONIMPORT_") }
         environment.merge(env) { _, new in new }
+        var args = args
+        if !TestStore.isSQLite {
+            // Every store path the test names, and the default one, stands for a PostgreSQL schema.
+            for index in args.indices.dropLast() where args[index] == "--store" {
+                args[index + 1] = TestStore.argument(args[index + 1])
+            }
+            let cwd = (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
+            environment["JSONIMPORT_STORE"] = TestStore.argument(environment["JSONIMPORT_STORE"] ?? cwd + "/jsonimport.sqlite")
+        }
         return try Subprocess.run(binary(), args, environment: environment, stdin: stdin, in: directory, timeout: timeout)
     }
 

@@ -18,7 +18,7 @@ struct StoreFixture {
         directory = try TemporaryDirectory()
         mappings = try MappingFixtures.write(files, into: directory, folder: "Mappings")
         store = directory.path("store.sqlite")
-        let mapper = try Mapper(mappings: mappings, store: .file(store))
+        let mapper = try Mapper(mappings: mappings, store: TestStore.location(store))
         _ = try mapper.importData(Data(payload.utf8), as: entity)
     }
 

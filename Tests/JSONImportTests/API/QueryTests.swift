@@ -105,7 +105,7 @@ import Testing
     }
 }
 
-@Suite(.tags(.sqliteOnly)) struct QuerySQLTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct QuerySQLTests {
     @Test func aQueryRunsOneSelectWithBoundValues() throws {
         let mapper = try makeMapper()
         let query = mapper.query(APIUser.self).where("score", .greaterThan, 50).where("address.city = 'Oslo'").order(by: "login").limit(10)

@@ -57,7 +57,7 @@ import Testing
 
 /// The tracker's row flags past their budget move to the store and read back the same: counts,
 /// marks, removals and a record rolled back behave as if they had stayed in memory.
-@Suite(.tags(.sqliteOnly)) struct RowFlagSpillTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct RowFlagSpillTests {
     /// A tracker whose flags move out whenever they hold more than a few KB, and one that
     /// keeps them all, both given the same calls.
     private func trackers() throws -> (spilling: RowTracker, inMemory: RowTracker, connection: SQLiteConnection) {

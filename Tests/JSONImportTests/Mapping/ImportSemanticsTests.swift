@@ -26,7 +26,7 @@ import Testing
         #expect(try mapper.rowCount("User") == 0)
     }
 
-    @Test(.tags(.sqliteOnly)) func foreignKeysAreEnforcedAgainAfterEveryKindOfImport() throws {
+    @Test(.tags(.sqliteOnly), .sqliteStore) func foreignKeysAreEnforcedAgainAfterEveryKindOfImport() throws {
         let mapper = try makeMapper()
         let enforced: () throws -> Bool = { try mapper.rows("PRAGMA foreign_keys") == [[.integer(1)]] }
         try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": ["a"]}]}"#, as: "User")

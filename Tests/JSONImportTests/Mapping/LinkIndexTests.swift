@@ -4,7 +4,7 @@ import Testing
 
 /// A link table filled from empty has its target index dropped during the import and built again
 /// before anything reads links by target; the store ends with the same schema either way.
-@Suite(.tags(.sqliteOnly)) struct LinkIndexTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct LinkIndexTests {
     static let yaml = """
         version: 1
         entities:

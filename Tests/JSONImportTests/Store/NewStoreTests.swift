@@ -5,7 +5,7 @@ import Testing
 
 /// `Mapper.withStore(at:spec:configuration:_:)`, what `jsonimport import` opens its store with:
 /// a missing store is created only if the work done with it succeeds.
-@Suite(.tags(.sqliteOnly)) struct NewStoreTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct NewStoreTests {
     private static func spec() throws -> MappingSpec { try MappingSpec.load(yaml: githubYAML, file: "test.yml") }
 
     /// The files in the folder of `path`.

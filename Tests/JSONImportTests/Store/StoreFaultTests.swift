@@ -6,7 +6,7 @@ import Testing
 /// Through the Swift API, a store that cannot take a write throws ``StoreError`` naming the
 /// cause, never an ``ImportError`` for the record being written, under either error policy; the
 /// store keeps what it held.
-@Suite(.tags(.sqliteOnly)) struct StoreFaultTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct StoreFaultTests {
     /// 1,500 users of 8 KB each: 12 MB of rows, past the 8 MB page cache, so SQLite writes
     /// pages out while records are being imported, not only when the import commits.
     static let bulk: Data = {

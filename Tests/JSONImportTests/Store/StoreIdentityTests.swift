@@ -6,7 +6,7 @@ import Testing
 /// What the Swift API finds at a store's path before it writes: another application's database
 /// and a store of a newer or unreadable format throw ``StoreError`` and are left byte for byte as
 /// they were.
-@Suite(.tags(.sqliteOnly)) struct StoreIdentityTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct StoreIdentityTests {
     private static func spec() throws -> MappingSpec { try MappingSpec.load(yaml: githubYAML, file: "test.yml") }
 
     /// The files in the folder of `path`.

@@ -5,7 +5,7 @@ import Testing
 
 /// The store's inspection, which the semantic tests read the store through, finds what it is
 /// asked about: links planted past SQLite's foreign-key enforcement are each named.
-@Suite(.tags(.sqliteOnly)) struct StoreInspectionTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct StoreInspectionTests {
     @Test func integrityViolationsNameEveryLinkToAMissingRow() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(

@@ -4,7 +4,7 @@ import Testing
 
 /// The one transaction mechanism: closure-scoped, a throw undoes the scope and is rethrown as
 /// thrown, inner write scopes are savepoints, a scope can undo its work without an error.
-@Suite(.tags(.sqliteOnly)) struct TransactionTests {
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct TransactionTests {
     private struct Refused: Error, Equatable {
         let reason: String
     }
