@@ -99,6 +99,11 @@ enum Outcome<T: Equatable>: Equatable {
             self = .failure("\(error)")
         }
     }
+
+    var value: T? {
+        if case .value(let value) = self { return value }
+        return nil
+    }
 }
 
 /// One store imported on SQLite and copied row for row into a fresh PostgreSQL store, so that
@@ -236,5 +241,23 @@ extension Store {
     func clean(seenBefore cutoff: Double? = nil) throws -> ImportReport {
         let evicted = plan.entities.filter { $0.spec.hasTimestamps }
         return try DeleteRun(store: self, now: 2_000_000, explain: true).clean(evicting: evicted, seenBefore: cutoff)
+    }
+
+    /// Prunes `entity` as an import does, keeping `keepingRows` and the rows whose keys are
+    /// `keys`, then runs the clean-up pass; returns the deletions.
+    func prune(_ entity: String, keepingRows rows: [Int64], keys: [[StoredValue]]) throws -> [Deletion] {
+        let plan = try entityPlan(entity)
+        let deleter = Deleter(store: self)
+        deleter.readsKeys = true
+        let tracker = RowTracker(keyIsRowID: self.plan.entities.map(\.keyIsRowID))
+        return try write {
+            try deleter.reset()
+            try deleter.engine.resetKept()
+            try deleter.engine.keep(rows: rows)
+            for key in keys { try deleter.engine.keep(plan, key: key) }
+            try deleter.mark(plan, .notKept)
+            let pruned = try deleter.apply(.prune, tracker: tracker).deletions
+            return pruned + (try cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: tracker))
+        }
     }
 }

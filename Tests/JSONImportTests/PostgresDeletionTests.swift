@@ -32,7 +32,7 @@ struct PostgresDeletionTests {
         try TestPostgres.withSchema { url, _ in
             let twins = try github(url)
             let report = try twins.expectAlike { try $0.delete("User", where: "r.\"id\" = ?", [.integer(1)]) }
-            guard case .value(let value) = report else { return }
+            let value = try #require(report.value)
             #expect(value.deletions?.map { "\($0.entity) \($0.key.first?.description ?? "null") \($0.reason)" }
                 == ["User 1 delete", "Address null cascade", "Repo 5 cascade", "Repo 6 cascade", "Tag \"c\" orphan"])
             #expect(value.counts(for: "User").list == [0, 2, 0, 1])
@@ -68,7 +68,7 @@ struct PostgresDeletionTests {
         }
     }
 
-    @Test func denyRefusesAlikeUnlessTheSameDeleteRemovesTheLinkedRows() throws {
+    @Test func denyRefusesAlikeAndChangesNothing() throws {
         try TestPostgres.withSchema { url, _ in
             let yaml = githubYAML.replacingOccurrences(
                 of: "repos:     { to: Repo, kind: many, onDelete: cascade }",
@@ -81,6 +81,39 @@ struct PostgresDeletionTests {
             try twins.expectAlike { try $0.delete("User", where: "r.\"id\" = 3") }
             try twins.expectAlike { try $0.delete("Repo", where: "r.\"owner\" = 1") }
             try twins.expectAlike { try $0.delete("User", where: "r.\"id\" = 1") }
+        }
+    }
+
+    @Test func denyDoesNotBlockOnRowsTheSameDeleteRemoves() throws {
+        try TestPostgres.withSchema { url, _ in
+            let yaml = """
+                entities:
+                  Org:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      people: { to: Person, kind: many, onDelete: cascade }
+                      desks:  { to: Desk, kind: many, onDelete: cascade }
+                  Person:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      desk: { to: Desk, kind: one, onDelete: deny }
+                  Desk:
+                    primaryKey: id
+                    attributes: { id: int }
+                """
+            let twins = try TwinStores(yaml, url: url) { mapper in
+                try mapper.importJSON(
+                    #"[{"id": 1, "desks": [{"id": 9}, {"id": 8}], "people": [{"id": 2, "desk": 9}]}, {"id": 3, "people": [{"id": 4, "desk": 8}]}]"#,
+                    as: "Org")
+            }
+            let refused = try twins.expectAlike { try $0.delete("Person", where: "r.\"id\" = 2") }
+            #expect(refused == .failure("cannot delete Person 2: Person.desk links 1 row (onDelete: deny on Person.desk)"))
+            // Org 1 takes person 2 and desk 9 with it; person 4 loses desk 8.
+            let report = try twins.expectAlike { try $0.delete("Org", where: "r.\"id\" = 1") }
+            #expect(report.value?.counts(for: "Desk").deleted == 2)
+            #expect(try twins.postgres.storedRows(of: "Person", fields: ["id", "desk"]) == [[.integer(4), .null]])
         }
     }
 
@@ -367,33 +400,6 @@ struct PostgresDeletionTests {
                     #expect(handOvers > before, "step \(index)")
                 }
             }
-        }
-    }
-}
-
-extension Outcome {
-    var value: T? {
-        if case .value(let value) = self { return value }
-        return nil
-    }
-}
-
-extension Store {
-    /// Prunes `entity` as an import does, keeping `keepingRows` and the rows whose keys are
-    /// `keys`, then runs the clean-up pass; returns the deletions.
-    func prune(_ entity: String, keepingRows rows: [Int64], keys: [[StoredValue]]) throws -> [Deletion] {
-        let plan = try entityPlan(entity)
-        let deleter = Deleter(store: self)
-        deleter.readsKeys = true
-        let tracker = RowTracker(keyIsRowID: self.plan.entities.map(\.keyIsRowID))
-        return try write {
-            try deleter.reset()
-            try deleter.engine.resetKept()
-            try deleter.engine.keep(rows: rows)
-            for key in keys { try deleter.engine.keep(plan, key: key) }
-            try deleter.mark(plan, .notKept)
-            let pruned = try deleter.apply(.prune, tracker: tracker).deletions
-            return pruned + (try cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: tracker))
         }
     }
 }
