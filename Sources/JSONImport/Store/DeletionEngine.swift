@@ -83,6 +83,12 @@ enum DeletionSelection {
 
 /// A query of row ids of one entity in the store's own language, with its bound values, made
 /// by the query stage and handed on unread by the stages that use it.
+///
+/// The text is one `SELECT` of a single column of row ids (it may order and limit them),
+/// without a trailing `;`; a deletion embeds it whole as a subquery, `(text) q`. Its
+/// parameters are `?` on SQLite and `$1…$n` on PostgreSQL, numbered in the order of
+/// `parameters`, which are bound as they are: a statement that embeds the text and binds
+/// values of its own numbers them after the query's, from `$(n+1)`.
 struct CompiledQuery {
     let text: String
     let parameters: [StoredValue]

@@ -32,6 +32,13 @@ final class Store {
         if !location.readOnly { try prepareSchema(allowDataLoss: allowDataLoss) }
     }
 
+    /// A store over an open `engine` for `spec`, as it is: nothing is read or written.
+    init(engine: any StoreEngine, spec: MappingSpec) {
+        self.engine = engine
+        self.spec = spec
+        self.plan = ImportPlan(spec: spec)
+    }
+
     /// Opens the database of the store at `location`, checking it is a new database or a store
     /// of a format this build reads before anything is written.
     static func connect(_ location: Location, busyTimeout: Double) throws -> any StoreEngine {

@@ -51,19 +51,6 @@ extension SQLiteDeletionEngine {
     /// `SELECT id` of the target row ids that `link` reaches from every source row (`from: nil`)
     /// or from the source rows in the frontier table `from`.
     private func targets(of link: Link, from frontier: String?) -> String {
-        let sourcePlan = plan.entity(named: link.source)!
-        let targetPlan = plan.entity(named: link.target)!
-        let front = frontier.map { "(SELECT id FROM \($0))" }
-        switch link.storage {
-        case .foreignKey(_, let column, true, _):
-            let filter = front.map { " AND \(sourcePlan.rowID) IN \($0)" } ?? ""
-            return "SELECT \(quote(column)) AS id FROM \(sourcePlan.table) WHERE \(quote(column)) IS NOT NULL\(filter)"
-        case .foreignKey(_, let column, false, _):
-            let filter = front.map { " IN \($0)" } ?? " IS NOT NULL"
-            return "SELECT \(targetPlan.rowID) AS id FROM \(targetPlan.table) WHERE \(quote(column))\(filter)"
-        case .linkTable(let name):
-            let filter = front.map { " WHERE \"source\" IN \($0)" } ?? ""
-            return "SELECT \"target\" AS id FROM \(quote(name))\(filter)"
-        }
+        DeletionSQL(plan: plan).targets(of: link, from: frontier.map { "SELECT id FROM \($0)" })
     }
 }

@@ -103,20 +103,10 @@ final class SQLiteDeletionEngine: DeletionEngine {
     }
 
     /// Applies the `ON DELETE` actions of the stored links to the rows of `entity` that `rows`
-    /// selects, as SQLite's foreign-key enforcement would: their link-table rows go, foreign-key
-    /// columns pointing at them are cleared.
+    /// selects, as SQLite's foreign-key enforcement would.
     private func dropLinks(to entity: EntityPlan, from rows: String) throws(StoreError) {
-        let name = entity.spec.name
-        for link in plan.spec.links {
-            switch link.storage {
-            case .linkTable(let table):
-                for (column, end) in [("source", link.source), ("target", link.target)] where end == name {
-                    try connection.execute("DELETE FROM \(quote(table)) WHERE \(quote(column)) IN (\(rows))")
-                }
-            case .foreignKey(let table, let column, let onSource, _):
-                guard (onSource ? link.target : link.source) == name else { continue }
-                try connection.execute("UPDATE \(quote(table)) SET \(quote(column)) = NULL WHERE \(quote(column)) IN (\(rows))")
-            }
+        for statement in DeletionSQL(plan: plan).dropLinks(to: entity, from: rows) {
+            try connection.execute(statement)
         }
     }
 
@@ -163,29 +153,7 @@ final class SQLiteDeletionEngine: DeletionEngine {
             [.text(Self.pendingKey), .text(isPending ? "1" : "0")])
     }
 
-    /// `SELECT a, b` over the stored links of `link`: `a` is a row on one side (the source
-    /// when `fromSource`, else the target) taken from `rows`, an SQL expression of row ids such
-    /// as `SELECT id FROM t`; `b` is the row linked to it on the other side. One pair per link.
     private func linkPairs(_ link: Link, fromSource: Bool, in rows: String) -> String {
-        let source = plan.entity(named: link.source)!
-        let target = plan.entity(named: link.target)!
-        switch link.storage {
-        case .foreignKey(_, let column, true, _):
-            // The column sits on the source table and points at the target.
-            let c = quote(column)
-            return fromSource
-                ? "SELECT \(source.rowID) AS a, \(c) AS b FROM \(source.table) WHERE \(source.rowID) IN (\(rows)) AND \(c) IS NOT NULL"
-                : "SELECT \(c) AS a, \(source.rowID) AS b FROM \(source.table) WHERE \(c) IN (\(rows))"
-        case .foreignKey(_, let column, false, _):
-            // The column sits on the target table and points at the source.
-            let c = quote(column)
-            return fromSource
-                ? "SELECT \(c) AS a, \(target.rowID) AS b FROM \(target.table) WHERE \(c) IN (\(rows))"
-                : "SELECT \(target.rowID) AS a, \(c) AS b FROM \(target.table) WHERE \(target.rowID) IN (\(rows)) AND \(c) IS NOT NULL"
-        case .linkTable(let name):
-            let mine = fromSource ? "\"source\"" : "\"target\""
-            let theirs = fromSource ? "\"target\"" : "\"source\""
-            return "SELECT \(mine) AS a, \(theirs) AS b FROM \(quote(name)) WHERE \(mine) IN (\(rows))"
-        }
+        DeletionSQL(plan: plan).linkPairs(link, fromSource: fromSource, in: rows)
     }
 }

@@ -1,0 +1,247 @@
+/// The deletion engine on PostgreSQL: the statements of ``SQLiteDeletionEngine`` in
+/// PostgreSQL's words, with the same results in the same order. Marks live in one temporary
+/// table of row ids per entity (`id int8 PRIMARY KEY, round int4`), grown with
+/// `INSERT … ON CONFLICT DO NOTHING` and counted by the rows it inserted; each entity's marked
+/// rows go in one `DELETE … RETURNING`, sent in one round trip after the links' `ON DELETE`
+/// actions. The store declares no foreign keys, so those actions are all there is: every
+/// link-table row that joins a deleted row goes and every link column that points at one is
+/// cleared, as SQLite's `ON DELETE CASCADE` and `SET NULL` would. Reachability for the clean-up
+/// pass is in `PostgresDeletionEngine+Reachability.swift`.
+///
+/// The temporary tables belong to the connection's session: created on first use in it
+/// (again after a rollback that undid their creation) and emptied when a step starts over,
+/// with `ON COMMIT DELETE ROWS`, so no mark outlives the transaction that made it and a
+/// connection reused for many transactions creates them once. Every method runs inside the
+/// operation's transaction and first has the row path hand over its pending writes.
+final class PostgresDeletionEngine: DeletionEngine {
+    /// The store's engine, whose row path hands over its pending writes before each step.
+    let store: PostgresEngine
+    let plan: ImportPlan
+    /// The calls to the server (a statement, a pipeline, or statements without parameters
+    /// sent at once), for checks that their number does not grow with the rows.
+    private(set) var roundTrips = 0
+    /// Per entity in the reachability pass (by index): the step whose rows are its frontier.
+    var step: [Int: Int] = [:]
+
+    var connection: PostgresConnection { store.connection }
+
+    init(store: PostgresEngine, plan: ImportPlan) {
+        self.store = store
+        self.plan = plan
+    }
+
+    /// The temporary table of rows to delete from `entity`: `id`, and `round`, 0 for rows the
+    /// operation marked and n for rows n cascade steps away from them.
+    private func markTable(_ entity: EntityPlan) -> String { quote("_delete_\(entity.index)") }
+
+    /// The prune's kept rows.
+    private let keptTable = quote("_prune_keep")
+
+    // MARK: Marks
+
+    func resetMarks() throws(StoreError) {
+        try begin()
+        try execute(plan.entities.map { entity in
+            Self.emptied(markTable(entity), columns: "id int8 PRIMARY KEY, round int4 NOT NULL")
+        }.joined(separator: "; "))
+    }
+
+    /// Marks what `selection` picks. A ``DeletionSelection/query(_:)`` runs as a subquery with
+    /// its own parameters bound as they are (see ``CompiledQuery``): its text numbers them
+    /// `$1…$n`, and the statement around it binds none of its own.
+    func mark(_ entity: EntityPlan, _ selection: DeletionSelection) throws(StoreError) -> Int {
+        try begin()
+        let select: String
+        var parameters: [StoredValue] = []
+        switch selection {
+        case .query(let query):
+            select = query.text
+            parameters = query.parameters
+        case .seenBefore(let time):
+            select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < $1"
+            parameters = [.real(time)]
+        case .notKept:
+            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: keptTable)
+        case .unreachable:
+            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))
+        }
+        return try run(
+            "INSERT INTO \(markTable(entity)) (id, round) SELECT *, 0 FROM (\(select)) q ON CONFLICT (id) DO NOTHING",
+            parameters)
+    }
+
+    func markLinked(by relationship: RelationshipPlan, of entity: EntityPlan, fromRound round: Int) throws(StoreError) -> Int {
+        try begin()
+        let target = plan.entities[relationship.target]
+        let (link, fromSource) = plan.link(of: relationship)
+        let pairs = shared.linkPairs(link, fromSource: fromSource, in: "SELECT id FROM \(markTable(entity)) WHERE round = $1")
+        return try run(
+            "INSERT INTO \(markTable(target)) (id, round) SELECT p.b, $2::int4 FROM (\(pairs)) p ON CONFLICT (id) DO NOTHING",
+            [.integer(Int64(round)), .integer(Int64(round + 1))])
+    }
+
+    func linksToUnmarked(by relationship: RelationshipPlan, of entity: EntityPlan) throws(StoreError) -> [(row: Int64, count: Int)] {
+        try begin()
+        let target = plan.entities[relationship.target]
+        let (link, fromSource) = plan.link(of: relationship)
+        let pairs = shared.linkPairs(link, fromSource: fromSource, in: "SELECT id FROM \(markTable(entity))")
+        let rows = try rows(
+            "SELECT p.a, count(*) FROM (\(pairs)) p WHERE \(Self.absent("p.b", from: markTable(target))) "
+                + "GROUP BY p.a ORDER BY p.a")
+        return rows.compactMap {
+            guard case .integer(let id) = $0[0], case .integer(let count) = $0[1] else { return nil }
+            return (id, Int(count))
+        }
+    }
+
+    /// The neighbours in ascending order.
+    func unmarkedNeighbours(through link: Link, fromSource: Bool) throws(StoreError) -> [Int64] {
+        try begin()
+        let marked = plan.entity(named: fromSource ? link.source : link.target)!
+        let other = plan.entity(named: fromSource ? link.target : link.source)!
+        let pairs = shared.linkPairs(link, fromSource: fromSource, in: "SELECT id FROM \(markTable(marked))")
+        return try rows(
+            "SELECT DISTINCT p.b FROM (\(pairs)) p WHERE \(Self.absent("p.b", from: markTable(other))) ORDER BY p.b"
+        ).compactMap {
+            if case .integer(let id) = $0[0] { return id }
+            return nil
+        }
+    }
+
+    /// Deletes in ascending row-id order, the order SQLite's `DELETE … WHERE rowid IN (…)`
+    /// takes, so both stores report deletions alike.
+    func deleteMarked(
+        _ entity: EntityPlan, cascaded: Bool, readingKeys: Bool
+    ) throws(StoreError) -> (rows: [Int64], keys: [[StoredValue]]) {
+        try begin()
+        let keys = readingKeys ? entity.spec.primaryKey.map(quote) : []
+        let marked = "SELECT id FROM \(markTable(entity)) WHERE round \(cascaded ? ">" : "=") 0"
+        let delete = PostgresStatement(
+            "WITH gone AS (DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (\(marked)) RETURNING "
+                + ([entity.rowID] + keys).joined(separator: ", ") + ") SELECT * FROM gone ORDER BY 1")
+        let results = try pipeline(shared.dropLinks(to: entity, from: marked).map { PostgresStatement($0) } + [delete])
+        var rows: [Int64] = []
+        var keyValues: [[StoredValue]] = []
+        for row in results.last!.rows {
+            guard case .integer(let id) = row[0] else { continue }
+            rows.append(id)
+            if readingKeys { keyValues.append(Array(row.dropFirst())) }
+        }
+        return (rows, keyValues)
+    }
+
+    func key(of entity: EntityPlan, row: Int64) throws(StoreError) -> [StoredValue] {
+        try begin()
+        guard !entity.spec.isOwned else { return [] }
+        let columns = entity.spec.primaryKey.map(quote).joined(separator: ", ")
+        let found = try rows("SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) = $1", [.integer(row)])
+        return found.first ?? []
+    }
+
+    // MARK: Prune
+
+    func resetKept() throws(StoreError) {
+        try begin()
+        try execute(Self.emptied(keptTable, columns: "id int8 PRIMARY KEY"))
+    }
+
+    /// Inserts the rows in one statement, as one array.
+    func keep(rows: [Int64]) throws(StoreError) {
+        try begin()
+        guard !rows.isEmpty else { return }
+        try run(
+            "INSERT INTO \(keptTable) (id) SELECT unnest($1::int8[]) ON CONFLICT (id) DO NOTHING",
+            [PostgresEngine.array(rows)])
+    }
+
+    func keep(_ entity: EntityPlan, key: [StoredValue]) throws(StoreError) {
+        try begin()
+        let condition = entity.spec.isOwned
+            ? "\(entity.rowID) = $1"
+            : entity.spec.primaryKey.enumerated().map { "\(quote($1)) = $\($0 + 1)" }.joined(separator: " AND ")
+        try run(
+            "INSERT INTO \(keptTable) (id) SELECT \(entity.rowID) FROM \(entity.table) WHERE \(condition) "
+                + "ON CONFLICT (id) DO NOTHING",
+            key)
+    }
+
+    // MARK: Bookkeeping
+
+    func setUpdatedAt(of entity: EntityPlan, rows: [Int64], to time: Double) throws(StoreError) {
+        try begin()
+        guard !rows.isEmpty else { return }
+        roundTrips += 1
+        try store.setColumn("_updated_at", of: entity, rows: rows, to: .real(time))
+    }
+
+    /// The metadata key that records a pending clean-up pass, as in SQLite stores.
+    private static let pendingKey = "cleanupPending"
+
+    func isCleanupPending() throws(StoreError) -> Bool {
+        try begin()
+        let found = try rows(
+            "SELECT 1 FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" = $1 AND \"value\" = '1'",
+            [.text(Self.pendingKey)])
+        return !found.isEmpty
+    }
+
+    func setCleanupPending(_ isPending: Bool) throws(StoreError) {
+        try begin()
+        try run(
+            "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ($1, $2) "
+                + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
+            [.text(Self.pendingKey), .text(isPending ? "1" : "0")])
+    }
+
+    // MARK: Statements
+
+    /// Starts a step: the row path's pending writes go to the server first, so the step's
+    /// statements see them. The marks and reached sets empty at commit: a step outside a
+    /// transaction would lose them after each statement.
+    func begin() throws(StoreError) {
+        precondition(connection.isInTransaction, "the deletion stage runs inside its operation's transaction")
+        try store.handOverPendingWrites()
+    }
+
+    /// The statements that create the temporary `table` in this session unless it exists, and
+    /// empty it.
+    static func emptied(_ table: String, columns: String) -> String {
+        "CREATE TEMP TABLE IF NOT EXISTS \(table) (\(columns)) ON COMMIT DELETE ROWS; DELETE FROM \(table)"
+    }
+
+    /// A condition that row id `expression` (never NULL) is not in the row ids of `table`: an
+    /// anti-join, which `NOT IN (SELECT …)` would not be (its NULL rule keeps the planner from
+    /// one, and past its memory it scans the subquery once per row).
+    static func absent(_ expression: String, from table: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM \(table) x WHERE x.id = \(expression))"
+    }
+
+    func execute(_ sql: String) throws(StoreError) {
+        roundTrips += 1
+        try connection.execute(sql)
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> Int {
+        roundTrips += 1
+        return try connection.run(sql, parameters)
+    }
+
+    func rows(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> [[StoredValue]] {
+        roundTrips += 1
+        return try connection.rows(sql, parameters)
+    }
+
+    /// Runs `statements` in one round trip; the error of the first that fails is thrown.
+    private func pipeline(_ statements: [PostgresStatement]) throws(StoreError) -> [PostgresStatementResult] {
+        roundTrips += 1
+        do {
+            return try connection.pipeline(statements)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// The statements both stores share.
+    var shared: DeletionSQL { DeletionSQL(plan: plan) }
+}
