@@ -34,7 +34,7 @@ extension PostgresEngine {
     ///
     /// ```sql
     /// SELECT r."id" FROM "User" r WHERE (r."score" > $1) AND NOT r."_stub"
-    /// ORDER BY r."login" COLLATE "C" DESC NULLS LAST, r."id" LIMIT ALL OFFSET 20
+    /// ORDER BY r."login" DESC NULLS LAST, r."id" LIMIT ALL OFFSET 20
     /// ```
     private func rowIDQuery(_ entity: EntityPlan, _ selection: RecordReader.Selection, plan: ImportPlan) throws -> CompiledQuery {
         var conditions: [String] = []

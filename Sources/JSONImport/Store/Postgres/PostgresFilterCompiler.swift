@@ -52,7 +52,7 @@ enum PostgresFilterSyntax: FilterSyntax {
     /// a negative number's exponent and digits are complemented, and its digits end in `:`
     /// (above every digit), so that a longer run of digits sorts first. Text that is not a
     /// number is `3` and the text itself. Nothing is converted to `numeric`, so any number of
-    /// digits and any exponent work; an exponent past 2⁵⁰ counts as 2⁵⁰, as in DecimalOrder.
+    /// digits and any exponent work; an exponent written past 2⁵⁰ counts as 2⁵⁰, as in DecimalOrder.
     static func decimalKey(_ x: String) -> String {
         let body = "ltrim(\(x), '-')"
         let mantissa = "split_part(translate(\(body), 'E', 'e'), 'e', 1)"
