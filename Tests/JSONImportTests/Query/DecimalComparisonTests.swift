@@ -14,6 +14,18 @@ private let catalogueYAML = """
           bundle: { to: Product, kind: many }
     """
 
+/// Parts of kits, to order by the price of a part's kit.
+private let kitsYAML = """
+    entities:
+      Part:
+        primaryKey: id
+        attributes:
+          id: int
+          price: decimal
+        relationships:
+          kit: { to: Part, kind: one }
+    """
+
 private struct Product: Codable, Equatable, ImportableEntity {
     static let entityName = "Product"
     var id: Int
@@ -67,6 +79,17 @@ private struct Product: Codable, Equatable, ImportableEntity {
         #expect(ascending == [7, 6, 5, 1, 2, 3])
         let descending = mapper.query(Product.self).where("price IS NOT NULL").order(by: "price", descending: true)
         #expect(try descending.all().map(\.id) == [3, 2, 1, 5, 6, 7])
+    }
+
+    @Test func orderingThroughAToOneRelationshipUsesTheNumericValue() throws {
+        let kits = try Mapper(spec: MappingSpec.load(yaml: kitsYAML, file: "test.yml"), store: .inMemory)
+        try kits.importJSON(
+            #"[{"id": 1, "price": "-0"}, {"id": 2, "price": "-0.5"}, {"id": 3, "price": "-10.5"}, {"id": 4, "price": 9.99},"#
+                + #" {"id": 5, "price": "10.50"}, {"id": 6, "kit": 1}, {"id": 7, "kit": 2}, {"id": 8, "kit": 3},"#
+                + #" {"id": 9, "kit": 4}, {"id": 10, "kit": 5}]"#, as: "Part")
+        let parts = kits.query("Part").where("kit IS NOT NULL")
+        #expect(try parts.order(by: "kit.price").all().map { $0["id"] } == [8, 7, 6, 9, 10].map(RecordValue.int))
+        #expect(try parts.order(by: "kit.price", descending: true).all().map { $0["id"] } == [10, 9, 6, 7, 8].map(RecordValue.int))
     }
 
     @Test func storedTextIsKeptAsThePayloadWroteIt() throws {

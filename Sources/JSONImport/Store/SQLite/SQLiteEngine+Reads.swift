@@ -27,7 +27,7 @@ extension SQLiteEngine {
     private func rowIDQuery(
         _ entity: EntityPlan, _ selection: RecordReader.Selection, plan: ImportPlan
     ) throws -> (sql: String, parameters: [StoredValue]) {
-        var compiler = FilterCompiler(plan: plan)
+        var compiler = SQLiteFilterCompiler(plan: plan)
         var conditions: [String] = []
         var parameters: [StoredValue] = []
         if let filter = selection.filter {
@@ -42,49 +42,12 @@ extension SQLiteEngine {
         if selection.excludesStubs && !entity.spec.isOwned { conditions.append("r.\"_stub\" = 0") }
         var sql = "SELECT r.\(entity.rowID) FROM \(entity.table) r"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        // A field sorted by a second time changes nothing (its ties are already equal): each
-        // is kept once, so ORDER BY stays within SQLite's 2000 terms however often it is named.
-        // Decimals sort by value; the key that breaks ties sorts by its stored text.
-        var order: [String] = []
-        var ordered: Set<String> = []
-        for (field, descending) in selection.order where ordered.insert(field).inserted {
-            order.append(Self.sortKey(field, of: entity) + (descending ? " DESC" : ""))
-        }
-        for field in entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey where ordered.insert(field).inserted {
-            order.append("r.\(quote(field))")
-        }
-        sql += " ORDER BY " + order.joined(separator: ", ")
+        // Each field once keeps ORDER BY within SQLite's 2000 terms however often it is named.
+        sql += " ORDER BY " + SQLiteFilterSyntax.orderTerms(selection.order, of: entity).joined(separator: ", ")
         if selection.limit != nil || selection.offset != nil {
             sql += " LIMIT \(selection.limit ?? -1) OFFSET \(selection.offset ?? 0)"
         }
         return (sql, parameters)
-    }
-
-    /// What a row of `entity` (alias `r`) sorts by for `field`: the attribute's column, or for
-    /// a path through to-one relationships held in the rows (`address.city`), the attribute
-    /// of the row they reach, read by a subquery per relationship (NULL where a link is
-    /// missing). Decimals sort by value.
-    static func sortKey(_ field: String, of entity: EntityPlan) -> String {
-        let segments = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        var current = entity
-        var alias = "r"
-        var opened: [(table: String, alias: String, link: String, outer: String)] = []
-        for (depth, segment) in segments.dropLast().enumerated() {
-            guard let relationship = current.relationships.first(where: { $0.spec.name == segment }),
-                let column = relationship.columnName
-            else { break }
-            let target = relationship.targetPlan
-            let inner = "o\(depth + 1)"
-            opened.append((target.table, inner, "\(inner).\(target.rowID)", "\(alias).\(quote(column))"))
-            current = target
-            alias = inner
-        }
-        let last = segments.last ?? field
-        let value = current.spec.attribute(named: last).map { FilterCompiler.compared("\(alias).\(quote(last))", $0) }
-            ?? "\(alias).\(quote(last))"
-        return opened.reversed().reduce(value) { inner, step in
-            "(SELECT \(inner) FROM \(step.table) \(step.alias) WHERE \(step.link) = \(step.outer))"
-        }
     }
 
     /// The condition selecting the rows of `entity` (alias `r`) whose primary key is one of
@@ -282,7 +245,7 @@ extension SQLiteEngine {
         var conditions: [String] = []
         var parameters: [StoredValue] = []
         if let filter {
-            var compiler = FilterCompiler(plan: plan)
+            var compiler = SQLiteFilterCompiler(plan: plan)
             conditions.append(try compiler.compile(filter, on: entity, alias: "r"))
             parameters += compiler.parameters
         }

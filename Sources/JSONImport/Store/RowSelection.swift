@@ -1,5 +1,5 @@
 /// How a statement picks a set of rows by id: a range when the ids are dense, an id list
-/// otherwise.
+/// otherwise (each dialect spells the condition in an extension).
 ///
 /// A range walks the table (or index) in order, which is far cheaper than looking up each id of
 /// a list, and rows imported together have neighbouring ids; the rows in the range that were
@@ -24,20 +24,6 @@ struct RowSelection {
             isRange = !span.overflow && span.partialValue < Int64(kept) * 2
         } else {
             isRange = false
-        }
-    }
-
-    /// The condition on `column` (quoted), with its parameters at 1 (and 2).
-    func condition(on column: String) -> String {
-        isRange ? "\(column) BETWEEN ?1 AND ?2" : "\(column) IN (SELECT value FROM json_each(?1))"
-    }
-
-    func bind(to statement: SQLiteStatement) {
-        if isRange {
-            statement.bind(rows[0], at: 1)
-            statement.bind(rows[rows.count - 1], at: 2)
-        } else {
-            statement.bind(Store.idList(rows), at: 1)
         }
     }
 

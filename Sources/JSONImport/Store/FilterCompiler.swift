@@ -1,12 +1,14 @@
 /// Turns a filter expression into an SQL condition over one entity's table, with every value
-/// bound as a parameter and every name checked against the mappings (SPEC 4.3).
-struct FilterCompiler {
+/// bound as a `?` parameter and every name checked against the mappings (SPEC 4.3), in the
+/// dialect `Syntax` spells. The names are checked, and the values converted, before anything
+/// is spelled: a filter is refused the same way whatever the store.
+struct FilterCompiler<Syntax: FilterSyntax> {
     let plan: ImportPlan
     private(set) var parameters: [StoredValue] = []
     private var aliasCount = 0
 
     /// The most relationships one path follows: its joins stay within SQLite's 64 tables.
-    static let maximumRelationships = 32
+    static var maximumRelationships: Int { 32 }
 
     init(plan: ImportPlan) { self.plan = plan }
 
@@ -29,15 +31,14 @@ struct FilterCompiler {
             return "(" + sql.joined(separator: " AND ") + ")"
         case .not(let inner):
             // Two-valued logic: a comparison with NULL does not hold, so its negation does.
-            // (`x IS NOT 1` rather than `NOT coalesce(x, 0)`: SQLite's parser holds less.)
-            return "(" + (try condition(inner, on: entity, alias: alias)) + ") IS NOT 1"
+            return Syntax.isNotTrue(try condition(inner, on: entity, alias: alias))
         case .compare(let path, let op, let value):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 let bound = try compiler.bind(value, for: attribute, applyingTransforms: op == .equal || op == .notEqual)
-                let column = Self.compared(column, attribute)
+                let column = Syntax.compared(column, attribute)
                 switch op {
-                case .equal: return "\(column) IS \(bound)"
-                case .notEqual: return "\(column) IS NOT \(bound)"
+                case .equal: return Syntax.isNotDistinct(column, from: bound, valueIsNull: compiler.parameters.last == .null)
+                case .notEqual: return Syntax.isDistinct(column, from: bound)
                 default: return "\(column) \(op.rawValue) \(bound)"
                 }
             }
@@ -45,16 +46,16 @@ struct FilterCompiler {
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
                 var bound: [String] = []
                 for value in values { bound.append(try compiler.bind(value, for: attribute, applyingTransforms: true)) }
-                return "\(Self.compared(column, attribute)) IN (\(bound.joined(separator: ", ")))"
+                return "\(Syntax.compared(column, attribute)) IN (\(bound.joined(separator: ", ")))"
             }
         case .isNull(let path, let negated):
             return try leaf(path, on: entity, alias: alias) { _, column, _ in
                 "\(column) IS \(negated ? "NOT " : "")NULL"
             }
         case .like(let path, let pattern):
-            return try leaf(path, on: entity, alias: alias) { compiler, column, _ in
+            return try leaf(path, on: entity, alias: alias) { compiler, column, attribute in
                 compiler.parameters.append(.text(pattern))
-                return "\(column) LIKE ?"
+                return Syntax.like(column, attribute)
             }
         }
     }
@@ -63,7 +64,7 @@ struct FilterCompiler {
     /// EXISTS subquery joining a table per step (and the link table of a `many` step), so it
     /// holds when any chain of linked rows ends in a match.
     ///
-    /// For `followers.repos.name` on `User`:
+    /// For `followers.repos.name` on `User`, in SQLite's SQL:
     ///
     /// ```sql
     /// EXISTS (SELECT 1 FROM "User_followers" l1 JOIN "User" t1 ON t1."id" = l1."target"
@@ -120,16 +121,11 @@ struct FilterCompiler {
         }
     }
 
-    /// `column` as comparisons and orderings read it: decimals by numeric value, whatever digits
-    /// their text spells them with (`10.5` = `10.50`).
-    static func compared(_ column: String, _ attribute: AttributeSpec) -> String {
-        attribute.type == .decimal ? "\(column) COLLATE \(SQLiteConnection.decimalCollation)" : column
-    }
-
-    /// A parameter placeholder for `value` converted to `attribute`'s stored form.
+    /// A parameter placeholder for `value` converted to `attribute`'s stored form, as compared
+    /// with the attribute's column.
     private mutating func bind(_ value: FilterExpression.Literal, for attribute: AttributeSpec, applyingTransforms: Bool) throws(FilterError) -> String {
         parameters.append(try Self.stored(value, for: attribute, applyingTransforms: applyingTransforms))
-        return "?"
+        return Syntax.comparedValue("?", attribute)
     }
 
     /// `value` as the store holds values of `attribute`: dates as instants (ISO 8601 literals,
