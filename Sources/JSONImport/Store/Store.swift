@@ -42,7 +42,10 @@ final class Store {
     /// Opens the database of the store at `location`, checking it is a new database or a store
     /// of a format this build reads before anything is written.
     static func connect(_ location: Location, busyTimeout: Double) throws -> any StoreEngine {
-        try SQLiteEngine.open(location, busyTimeout: busyTimeout)
+        if PostgresEngine.isURL(location.path) {
+            return try PostgresEngine.open(url: location.path, create: location.create, busyTimeout: busyTimeout)
+        }
+        return try SQLiteEngine.open(location, busyTimeout: busyTimeout)
     }
 
     private func prepareSchema(allowDataLoss: Bool) throws {
