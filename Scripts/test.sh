@@ -3,9 +3,11 @@
 # package that depends on the library as any package does (Examples/App), which must build
 # without a single warning and pass its own checks.
 #
-# The PostgreSQL tests run against the server in JSONIMPORT_TEST_POSTGRES when it is set
-# (postgres://…); otherwise against a throwaway cluster (Scripts/postgres.sh) started for this
-# run and removed when it ends, whether the tests pass or not.
+# The suite runs against SQLite, then the library's tests run again against PostgreSQL
+# (JSONIMPORT_TEST_STORE: every test's store is a fresh schema of the server). The server is the one in
+# JSONIMPORT_TEST_POSTGRES when it is set (postgres://…); otherwise a throwaway cluster
+# (Scripts/postgres.sh) started for this run and removed when it ends, whether the tests pass
+# or not. The PostgreSQL connection tests run in both passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/bootstrap.sh
@@ -25,6 +27,7 @@ if [ -z "${JSONIMPORT_TEST_POSTGRES:-}" ]; then
     export JSONIMPORT_TEST_POSTGRES=$cluster
 fi
 swift test "$@"
+JSONIMPORT_TEST_STORE=$JSONIMPORT_TEST_POSTGRES swift test --skip-build --filter JSONImportTests "$@"
 
 swift build --package-path Examples/App 2>&1 | tee "$log"
 if grep -q "warning:" "$log"; then

@@ -117,7 +117,7 @@ final class TwinStores {
     /// times to whole seconds (PostgreSQL keeps microseconds), and copies every row, link and
     /// metadata value into the store at `url`, which gets the storage of `yaml` first.
     init(_ yaml: String, url: String, setUp: (Mapper) throws -> Void) throws {
-        mapper = try makeMapper(yaml)
+        mapper = try Mapper(spec: MappingSpec.load(yaml: yaml, file: "test.yml"), store: .inMemory)
         try setUp(mapper)
         postgresEngine = PostgresDeletionStoreEngine(try PostgresEngine.open(url: url, create: true, busyTimeout: 30))
         postgres = Store(engine: postgresEngine, spec: mapper.spec)

@@ -44,9 +44,11 @@ struct FilterCompiler<Syntax: FilterSyntax> {
             }
         case .isIn(let path, let values):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
-                var bound: [String] = []
-                for value in values { bound.append(try compiler.bind(value, for: attribute, applyingTransforms: true)) }
-                return "\(Syntax.compared(column, attribute)) IN (\(bound.joined(separator: ", ")))"
+                var stored: [StoredValue] = []
+                for value in values { stored.append(try Self.stored(value, for: attribute, applyingTransforms: true)) }
+                let (sql, parameters) = Syntax.isIn(Syntax.compared(column, attribute), stored, attribute)
+                compiler.parameters += parameters
+                return sql
             }
         case .isNull(let path, let negated):
             return try leaf(path, on: entity, alias: alias) { _, column, _ in

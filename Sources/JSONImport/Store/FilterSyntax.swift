@@ -19,6 +19,10 @@ protocol FilterSyntax {
     /// A bound value (`placeholder`) as it is compared with ``compared(_:_:)`` of `attribute`.
     static func comparedValue(_ placeholder: String, _ attribute: AttributeSpec) -> String
 
+    /// `compared` (``compared(_:_:)`` of a column of `attribute`) equal to one of `values`, and
+    /// the parameters the condition binds, in order.
+    static func isIn(_ compared: String, _ values: [StoredValue], _ attribute: AttributeSpec) -> (sql: String, parameters: [StoredValue])
+
     /// The column of `attribute` matching the `LIKE` pattern bound next: `%` and `_` the only
     /// wildcards, no escape character, ASCII letters matching either case.
     static func like(_ column: String, _ attribute: AttributeSpec) -> String

@@ -122,7 +122,9 @@ extension Store {
         var values: [StoredValue]
         switch change {
         case .set(let time): (sql, values) = ("UPDATE \(plan.table) SET \(column) = ?", [.real(time)])
-        case .movedBack(let seconds): (sql, values) = ("UPDATE \(plan.table) SET \(column) = \(column) - ?", [.real(seconds)])
+        case .movedBack(let seconds):
+            let interval = engine.dialect == .postgres ? "? * interval '1 second'" : "?"
+            (sql, values) = ("UPDATE \(plan.table) SET \(column) = \(column) - \(interval)", [.real(seconds)])
         }
         if let row {
             sql += " WHERE \(plan.rowID) = ?"

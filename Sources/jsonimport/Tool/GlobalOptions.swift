@@ -2,7 +2,7 @@
 struct GlobalOptions: Sendable {
     /// Mapping file or directory.
     let mappingsPath: String
-    /// Store file, or `:memory:`.
+    /// Store file, `:memory:`, or a `postgres://` URL.
     let storePath: String
     /// Seconds a writer waits for other writers before failing with a store error.
     let busyTimeout: Double
@@ -23,7 +23,7 @@ struct GlobalOptions: Sendable {
             help: "Mapping file, or directory whose *.yml and *.yaml files are read in name order.",
             default: "$\(mappingsVariable), else \(defaultMappingsPath)"),
         .value(
-            "--store", "PATH", help: "Store file; ':memory:' keeps the store in memory for one command.",
+            "--store", "PATH", help: "Store file, or a postgres:// URL (a schema of a PostgreSQL database, ?schema=NAME); ':memory:' keeps the store in memory for one command.",
             default: "$\(storeVariable), else \(defaultStorePath)"),
         .value(
             "--busy-timeout", "SECONDS",

@@ -13,9 +13,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -66,9 +67,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -96,9 +98,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -147,9 +150,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -195,9 +199,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -220,9 +225,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -250,9 +256,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -295,9 +302,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -332,9 +340,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -376,9 +385,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and
@@ -414,9 +424,10 @@ enum HelpTexts {
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
-          --store PATH            Store file; ':memory:' keeps the store in memory for
-                                  one command. (default: $JSONIMPORT_STORE, else
-                                  ./jsonimport.sqlite)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
           --busy-timeout SECONDS  How long a writer waits for other processes writing to
                                   the store. (default: 30)
           --quiet                 Prints no progress bar and no text reports; errors and

@@ -9,10 +9,9 @@
 /// pass is in `PostgresDeletionEngine+Reachability.swift`.
 ///
 /// The temporary tables belong to the connection's session: created on first use in it
-/// (again after a rollback that undid their creation) and emptied when a step starts over,
-/// with `ON COMMIT DELETE ROWS`, so no mark outlives the transaction that made it and a
-/// connection reused for many transactions creates them once. Every method runs inside the
-/// operation's transaction and first has the row path hand over its pending writes.
+/// (again after a rollback that undid their creation) and emptied when a step starts over, so
+/// a connection reused for many transactions creates them once. Every method first has the
+/// row path hand over its pending writes.
 final class PostgresDeletionEngine: DeletionEngine {
     /// The store's engine, whose row path hands over its pending writes before each step.
     let store: PostgresEngine
@@ -196,17 +195,15 @@ final class PostgresDeletionEngine: DeletionEngine {
     // MARK: Statements
 
     /// Starts a step: the row path's pending writes go to the server first, so the step's
-    /// statements see them. The marks and reached sets empty at commit: a step outside a
-    /// transaction would lose them after each statement.
+    /// statements see them.
     func begin() throws(StoreError) {
-        precondition(connection.isInTransaction, "the deletion stage runs inside its operation's transaction")
         try store.handOverPendingWrites()
     }
 
     /// The statements that create the temporary `table` in this session unless it exists, and
     /// empty it.
     static func emptied(_ table: String, columns: String) -> String {
-        "CREATE TEMP TABLE IF NOT EXISTS \(table) (\(columns)) ON COMMIT DELETE ROWS; DELETE FROM \(table)"
+        "CREATE TEMP TABLE IF NOT EXISTS \(table) (\(columns)); DELETE FROM \(table)"
     }
 
     /// A condition that row id `expression` (never NULL) is not in the row ids of `table`: an

@@ -24,6 +24,39 @@ enum PostgresFilterSyntax: FilterSyntax {
         attribute.type == .decimal ? decimalKey(column) : column
     }
 
+    /// One array parameter, whatever the number of values (a statement with thousands of
+    /// parameters is more than libpq reads the description of): `= ANY(?::int8[])`, decimals by
+    /// their keys.
+    static func isIn(_ compared: String, _ values: [StoredValue], _ attribute: AttributeSpec) -> (sql: String, parameters: [StoredValue]) {
+        let array = StoredValue.text(arrayLiteral(values, attribute))
+        if attribute.type == .decimal {
+            return ("\(compared) IN (SELECT \(decimalKey("u.v")) FROM unnest(?::text[]) AS u(v))", [array])
+        }
+        let type = SQLDialect.postgres.typeName(of: attribute.type).replacingOccurrences(of: " COLLATE \"C\"", with: "")
+        return ("\(compared) = ANY(?::\(type)[])", [array])
+    }
+
+    /// `values` as the text of a PostgreSQL array: numbers as they are, dates as ISO 8601
+    /// instants, text quoted.
+    static func arrayLiteral(_ values: [StoredValue], _ attribute: AttributeSpec) -> String {
+        let elements = values.map { value -> String in
+            switch value {
+            case .null: return "NULL"
+            case .integer(let v): return String(v)
+            case .real(let v) where attribute.type == .date: return DateCoding.format(v, format: .iso8601)
+            case .real(let v): return v.isFinite ? "\(v)" : (v.isNaN ? "NaN" : v > 0 ? "Infinity" : "-Infinity")
+            case .text(let text):
+                var quoted = "\""
+                for character in text {
+                    if character == "\"" || character == "\\" { quoted.append("\\") }
+                    quoted.append(character)
+                }
+                return quoted + "\""
+            }
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+
     /// A decimal's bound text is compared by its key, computed once for the statement.
     static func comparedValue(_ placeholder: String, _ attribute: AttributeSpec) -> String {
         guard attribute.type == .decimal else { return placeholder }

@@ -5,7 +5,8 @@
 /// largest the table holds when a write transaction first needs one: writers hold the store's
 /// lock for their whole transaction, so no other writer numbers rows meanwhile.
 final class PostgresImportRows: ImportRows {
-    private let engine: PostgresEngine
+    /// Unowned: the engine owns its row path.
+    private unowned let engine: PostgresEngine
     private var connection: PostgresConnection { engine.connection }
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
@@ -109,7 +110,7 @@ final class PostgresImportRows: ImportRows {
             + parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
         if ifAbsent { sql += " ON CONFLICT (\(spec.primaryKey.map(quote).joined(separator: ", "))) DO NOTHING" }
         sql += " RETURNING \(entity.rowID)"
-        let inserted = try firstInteger(sql, parameters)
+        let inserted = try guarded(entity) { () throws(StoreError) in try firstInteger(sql, parameters) }
         if inserted != nil { changeCount += 1 }
         return inserted
     }
@@ -140,8 +141,8 @@ final class PostgresImportRows: ImportRows {
         }
         sets.append(entity.spec.isOwned ? "\(entity.rowID) = \(entity.rowID)" : "\"_stub\" = false")
         parameters.append(.integer(row))
-        changeCount += try connection.run(
-            "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.rowID) = $\(parameters.count)", parameters)
+        let sql = "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.rowID) = $\(parameters.count)"
+        changeCount += try guarded(entity) { () throws(StoreError) in try connection.run(sql, parameters) }
     }
 
     func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(StoreError) -> Int64? {
@@ -151,9 +152,29 @@ final class PostgresImportRows: ImportRows {
     }
 
     func setAttribute(_ entity: EntityPlan, slot: Int, of row: Int64, to value: Value) throws(StoreError) {
-        changeCount += try connection.run(
-            "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
-            [value.stored, .integer(row)])
+        changeCount += try guarded(entity) { () throws(StoreError) in
+            try connection.run(
+                "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
+                [value.stored, .integer(row)])
+        }
+    }
+
+    /// Runs a write to `entity` that a `unique` index may refuse in a savepoint of its own, so
+    /// that the refusal fails the statement and not the transaction, as in SQLite (the importer
+    /// then names the row holding the value). Writes to entities without one run as they are.
+    private func guarded<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
+        guard entity.spec.attributes.contains(where: \.isUnique) else { return try write() }
+        try connection.savepoint("unique_write")
+        let result: T
+        do {
+            result = try write()
+        } catch {
+            try? connection.rollbackTo("unique_write")
+            try? connection.release("unique_write")
+            throw error
+        }
+        try connection.release("unique_write")
+        return result
     }
 
     func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {

@@ -18,6 +18,11 @@ enum SQLiteFilterSyntax: FilterSyntax {
 
     static func comparedValue(_ placeholder: String, _ attribute: AttributeSpec) -> String { placeholder }
 
+    /// `IN (?, ?, …)`: a parameter per value.
+    static func isIn(_ compared: String, _ values: [StoredValue], _ attribute: AttributeSpec) -> (sql: String, parameters: [StoredValue]) {
+        ("\(compared) IN (\(values.map { _ in comparedValue("?", attribute) }.joined(separator: ", ")))", values)
+    }
+
     static func like(_ column: String, _ attribute: AttributeSpec) -> String { "\(column) LIKE ?" }
 
     /// SQLite sorts NULL before every value.
