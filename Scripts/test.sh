@@ -8,6 +8,8 @@
 # JSONIMPORT_TEST_POSTGRES when it is set (postgres://…); otherwise a throwaway cluster
 # (Scripts/postgres.sh) started for this run and removed when it ends, whether the tests pass
 # or not. The PostgreSQL connection tests run in both passes.
+#
+# As root it then runs Scripts/reliability/multihost_test.py with the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/bootstrap.sh
@@ -28,6 +30,14 @@ if [ -z "${JSONIMPORT_TEST_POSTGRES:-}" ]; then
 fi
 swift test "$@"
 JSONIMPORT_TEST_STORE=$JSONIMPORT_TEST_POSTGRES swift test --skip-build --filter JSONImportTests "$@"
+
+# Importers and a reader on several hosts (network namespaces) sharing one PostgreSQL store,
+# with an importer killed, a link cut and the server stopped: needs root.
+if [ "$(id -u)" -eq 0 ]; then
+    python3 Scripts/reliability/multihost_test.py --binary .build/debug/jsonimport --rounds 4 --users 1000
+else
+    echo "multihost_test.py not run: it needs root (network namespaces)" >&2
+fi
 
 swift build --package-path Examples/App 2>&1 | tee "$log"
 if grep -q "warning:" "$log"; then
