@@ -5,9 +5,10 @@ import Foundation
 /// readers take a snapshot and never wait.
 ///
 /// The engine speaks the same rows and values as the SQLite one (see ``StoreEngine``); its
-/// statements are PostgreSQL's own. Writes the importer makes through its row path are held
-/// client-side and written in sets: anything else that reads or writes the database first has
-/// the row path hand them over (``handOverPendingWrites()``), so every statement sees them.
+/// statements are PostgreSQL's own. Every statement other than the row path's, and every
+/// commit and savepoint, first calls ``handOverPendingWrites``: a row path that holds writes
+/// client-side to write them in sets hands them over there, so every statement sees them.
+/// Today's row path (``PostgresImportRows``) writes as it goes and holds none.
 final class PostgresEngine {
     let connection: PostgresConnection
     /// Seconds a writer waits for the store's lock.
@@ -25,7 +26,8 @@ final class PostgresEngine {
     /// Whether the store's schema existed when the engine opened it (a new store may be made in
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
-    /// Called before any statement but the row path's own, and before a commit.
+    /// Called before any statement but the row path's own, and before a commit or savepoint;
+    /// does nothing while the row path holds no writes.
     var handOverPendingWrites: () throws(StoreError) -> Void = {}
 
     var name: String { connection.name }
