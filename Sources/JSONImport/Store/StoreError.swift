@@ -44,6 +44,13 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         return StoreError(code, "store '\(store)': \(cause)", sql: sql)
     }
 
+    /// The error for a store another writer held locked past the busy timeout, worded alike
+    /// for every store.
+    static func busy(store: String, timeout: Double, sql: String?, operation: String? = nil) -> StoreError {
+        let message = "store '\(store)' is busy: another importer held it past \(String(format: "%g", timeout)) s"
+        return StoreError(.busy, message, sql: sql, operation: operation ?? sql.map(Self.operation(of:)))
+    }
+
     /// This error, happened while `operation` ran (whatever statement it ran).
     func during(_ operation: String) -> StoreError {
         StoreError(code, message, sql: sql, operation: operation)

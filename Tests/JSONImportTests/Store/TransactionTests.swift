@@ -96,3 +96,19 @@ import Testing
         #expect(try values(connection) == [7])
     }
 }
+
+/// A writer held up past the busy timeout is told so in the words the PostgreSQL store uses.
+@Suite(.tags(.sqliteOnly), .sqliteStore) struct BusyStoreTests {
+    @Test func aWriterWaitingPastTheTimeoutIsTheStoresBusyError() throws {
+        try withTemporaryStore { path in
+            _ = try makeFileMapper(path)
+            let holder = try SQLiteConnection(path: path, create: false, busyTimeout: 5)
+            try holder.execute("BEGIN IMMEDIATE")
+            defer { try? holder.execute("ROLLBACK") }
+            let waiting = try SQLiteConnection(path: path, create: false, busyTimeout: 0.2)
+            let busy = try #require(throws: StoreError.self) { try waiting.transaction(.write) {} }
+            #expect(busy.code == .busy)
+            #expect(busy.description == "store '\(path)' is busy: another importer held it past 0.2 s (while starting a transaction)")
+        }
+    }
+}

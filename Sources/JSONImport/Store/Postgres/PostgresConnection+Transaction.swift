@@ -39,9 +39,7 @@ extension PostgresConnection {
         } else {
             lock = "SELECT pg_try_advisory_xact_lock(\(key))"
         }
-        let busy = StoreError(
-            .busy, "store '\(name)' is busy: another importer held it past \(String(format: "%g", lockTimeout)) s",
-            sql: lock, operation: "starting a transaction")
+        let busy = StoreError.busy(store: name, timeout: lockTimeout, sql: lock, operation: "starting a transaction")
         do throws(StoreError) {
             if waits {
                 try execute("BEGIN; " + lock)

@@ -12,6 +12,8 @@ final class SQLiteConnection {
     let name: String
     /// Opened for writing, the file turned out read-only (SQLite then opens it for reading).
     let isReadOnly: Bool
+    /// Seconds a statement waits for another connection's lock.
+    private let busyTimeout: Double
     private var cache: [String: SQLiteStatement] = [:]
     /// Savepoints open inside the transaction (see ``transaction(_:deciding:)``).
     var savepointDepth = 0
@@ -38,6 +40,7 @@ final class SQLiteConnection {
         self.path = path
         self.name = name
         self.isReadOnly = !readOnly && sqlite3_db_readonly(db, "main") == 1
+        self.busyTimeout = busyTimeout
         sqlite3_extended_result_codes(db, 1)
         try registerDecimalCollation()
         sqlite3_busy_timeout(db, Int32(min(busyTimeout * 1000, Double(Int32.max))))
@@ -172,9 +175,10 @@ final class SQLiteConnection {
         {
             return fault
         }
+        if rc & 0xFF == SQLITE_BUSY { return .busy(store: name, timeout: busyTimeout, sql: sql) }
         let code: StoreError.Code
         switch rc & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
+        case SQLITE_LOCKED: code = .busy
         case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
         case SQLITE_CONSTRAINT: code = .constraint
         case SQLITE_CANTOPEN: code = .cannotOpen
