@@ -1,6 +1,5 @@
 import Foundation
 import JSONImport
-import Testing
 
 /// The store the command-line tests run against: SQLite files as the tests name them, or, when
 /// `JSONIMPORT_TEST_STORE` names a PostgreSQL server (`postgres://…`), one schema of it per
@@ -34,8 +33,3 @@ enum TestStore {
     static func location(_ path: String) -> Mapper.StoreLocation { Mapper.StoreLocation(argument(path)) }
 }
 
-extension Trait where Self == ConditionTrait {
-    /// Runs a test of the SQLite store itself (its files, the `sqlite3` shell's view of it)
-    /// only when the suite runs against SQLite.
-    static var sqliteStore: Self { .enabled(if: TestStore.isSQLite, "a test of the SQLite store itself") }
-}
