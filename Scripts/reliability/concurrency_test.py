@@ -21,7 +21,6 @@ to create it):
 SCRATCH sets the SwiftPM scratch path used for the release build (default .build).
 """
 import argparse
-import itertools
 import json
 import os
 import shutil
@@ -58,27 +57,10 @@ def main():
 
     binary, work = support.prepare_run(args, "concurrency")
     u = args.users
-    files = []
-    for k in range(args.writers):
-        ids = range(1 + k * u // 2, 1 + k * u // 2 + u)
-        name = os.path.join(work, f"part{k}.json")
-        support.write_payload(name, ids)
-        files.append((name, set(ids)))
-
+    files = support.overlapping_files(work, args.writers, u)
     log(f"computing the stats of the {2 ** args.writers} sets of committed imports...")
-    committed = {}
-    for size in range(args.writers + 1):
-        for subset in itertools.combinations(range(args.writers), size):
-            union = sorted(set().union(*(files[k][1] for k in subset)))
-            payload = os.path.join(work, "union.json")
-            support.write_payload(payload, union)
-            store = os.path.join(work, "reference.sqlite")
-            support.remove_store(store)
-            result = run(binary, store, ["import", "User", payload], work)
-            if result.returncode != 0:
-                sys.exit(f"reference import failed: {result.stderr}")
-            committed[stats(binary, store, work)] = subset
-    everything = next(s for s, subset in committed.items() if len(subset) == args.writers)
+    committed = support.committed_stats(binary, files, work)
+    everything = next(s for s, subsets in committed.items() if frozenset(range(args.writers)) in subsets)
 
     failures, observed_total, writer_seconds = [], 0, []
     store = os.path.join(work, "store.sqlite")
@@ -119,7 +101,7 @@ def main():
             if observation not in committed:
                 failures.append(f"round {round_number}: a reader saw a state no set of imports commits: {observation}")
             else:
-                seen.add(committed[observation])
+                seen.add(observation)
         observed_total += len(observations)
         log(f"round {round_number}: writers took {writer_seconds[-1]:.1f}s; readers polled {len(observations)} "
             f"times and saw {len(seen)} distinct committed states")

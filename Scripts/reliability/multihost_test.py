@@ -24,7 +24,6 @@ exited 0 (and none that failed before connecting), and every stats the reader pr
 those of some set of committed imports: never half an import.
 """
 import argparse
-import itertools
 import os
 import random
 import shutil
@@ -148,27 +147,9 @@ def main():
     os.chmod(work, 0o755)
 
     u = args.users
-    files = []
-    for k in range(args.hosts):
-        ids = range(1 + k * u // 2, 1 + k * u // 2 + u)
-        name = os.path.join(work, f"part{k}.json")
-        support.write_payload(name, ids)
-        files.append((name, set(ids)))
-
+    files = support.overlapping_files(work, args.hosts, u)
     log(f"computing the stats of the {2 ** args.hosts} sets of committed imports (SQLite)...")
-    committed = {}
-    for size in range(args.hosts + 1):
-        for subset in itertools.combinations(range(args.hosts), size):
-            payload = os.path.join(work, "union.json")
-            support.write_payload(payload, sorted(set().union(*(files[k][1] for k in subset))))
-            store = os.path.join(work, "reference.sqlite")
-            support.remove_store(store)
-            subprocess.run([binary, "--mappings", support.MAPPING, "--store", store, "--quiet", "import", "User",
-                            payload], check=True, cwd=work)
-            result = subprocess.run([binary, "--mappings", support.MAPPING, "--store", store, "stats", "--format",
-                                     "json"], check=True, capture_output=True, text=True, cwd=work)
-            # Sets whose unions hold the same users have the same stats.
-            committed.setdefault(result.stdout.strip(), []).append(frozenset(subset))
+    committed = support.committed_stats(binary, files, work)
 
     failures, reads, figures = [], 0, []
     reader_host = args.hosts + 1

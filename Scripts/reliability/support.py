@@ -5,6 +5,7 @@ Only the Python standard library is used (sqlite3 included), so the scripts run 
 machine once Scripts/bootstrap.sh has installed the system libraries.
 """
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -99,6 +100,38 @@ def write_payload(path, ids, variant=0, jsonl=False):
 
 
 # MARK: Stores
+
+def overlapping_files(work, count, users):
+    """Writes `count` payloads into `work`: file k holds users [k*U/2, k*U/2 + U), so each shares
+    half its users with the next. Returns (path, set of user ids) per file."""
+    files = []
+    for k in range(count):
+        ids = range(1 + k * users // 2, 1 + k * users // 2 + users)
+        name = os.path.join(work, f"part{k}.json")
+        write_payload(name, ids)
+        files.append((name, set(ids)))
+    return files
+
+
+def committed_stats(binary, files, work):
+    """The `stats --format json` of every set of committed imports of `files`, computed by
+    importing the union of each set into a fresh SQLite store: stats text → the sets (frozensets
+    of file indexes) giving it. A user's record is the same in every file holding it, so the
+    store after a set of imports depends only on which files the set holds."""
+    committed = {}
+    payload = os.path.join(work, "union.json")
+    store = os.path.join(work, "reference.sqlite")
+    for size in range(len(files) + 1):
+        for subset in itertools.combinations(range(len(files)), size):
+            write_payload(payload, sorted(set().union(*(files[k][1] for k in subset))))
+            remove_store(store)
+            base = [binary, "--mappings", MAPPING, "--store", store, "--quiet"]
+            subprocess.run(base + ["import", "User", payload], check=True, cwd=work)
+            stats = subprocess.run(base + ["stats", "--format", "json"], check=True, capture_output=True, text=True,
+                                   cwd=work).stdout.strip()
+            committed.setdefault(stats, []).append(frozenset(subset))
+    return committed
+
 
 def remove_store(path):
     for suffix in ("", "-wal", "-shm", "-journal"):
