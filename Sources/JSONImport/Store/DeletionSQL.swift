@@ -5,6 +5,13 @@
 struct DeletionSQL {
     let plan: ImportPlan
 
+    /// The temporary table of rows to delete from `entity`: `id`, and `round`, 0 for rows the
+    /// operation marked and n for rows n cascade steps away from them.
+    static func markTable(_ entity: EntityPlan) -> String { quote("_delete_\(entity.index)") }
+
+    /// The temporary table of the prune's kept rows.
+    static let keptTable = quote("_prune_keep")
+
     /// `SELECT a, b` over the stored links of `link`: `a` is a row on one side (the source
     /// when `fromSource`, else the target) taken from `rows`, an SQL expression of row ids such
     /// as `SELECT id FROM t`; `b` is the row linked to it on the other side. One pair per link.

@@ -29,12 +29,8 @@ final class PostgresDeletionEngine: DeletionEngine {
         self.plan = plan
     }
 
-    /// The temporary table of rows to delete from `entity`: `id`, and `round`, 0 for rows the
-    /// operation marked and n for rows n cascade steps away from them.
-    private func markTable(_ entity: EntityPlan) -> String { quote("_delete_\(entity.index)") }
-
-    /// The prune's kept rows.
-    private let keptTable = quote("_prune_keep")
+    private func markTable(_ entity: EntityPlan) -> String { DeletionSQL.markTable(entity) }
+    private var keptTable: String { DeletionSQL.keptTable }
 
     // MARK: Marks
 
