@@ -365,8 +365,8 @@ struct PostgresDeletionTests {
         try TestPostgres.withSchema { url, _ in
             let twins = try github(url)
             let base = twins.postgresEngine.base
-            var handOvers = 0
-            base.handOverPendingWrites = { handOvers += 1 }
+            let first = base.handOverCount
+            var handOvers: Int { base.handOverCount - first }
             let store = twins.postgres
             let engine = base.makeDeletionEngine(plan: store.plan)
             #expect(handOvers == 0)

@@ -51,14 +51,17 @@ final class JSONParser {
     /// of `body`, so parsing overlaps the work done with the records, and only a few MB of the
     /// tape exist at a time however large the document. The whole document is validated: a
     /// syntax error anywhere wins over an error `body` throws (the rest is read to find it).
+    /// `batch`, when given, gets the records parsed together before `body` gets the first of
+    /// them (valid until `body` has had the last): the importer reads ahead for them.
     /// - Returns: how the records sit.
-    /// - Throws: ``JSONSyntaxError``, or what `body` throws.
+    /// - Throws: ``JSONSyntaxError``, or what `body` or `batch` throws.
     func forEachRecord(
-        in input: JSONInput, at path: [String], threaded: Bool, _ body: (JSONValue, RecordShape) throws -> Void
+        in input: JSONInput, at path: [String], threaded: Bool, batch: (([JSONValue], RecordShape) throws -> Void)? = nil,
+        _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let keys = path.map { Array($0.utf8) }
         do {
-            return try stream(input, count: input.count, keys: keys, threaded: threaded, body)
+            return try stream(input, count: input.count, keys: keys, threaded: threaded, batch: batch, body)
         } catch var error as JSONSyntaxError where error.record == nil && error.offset > 0 && error.offset < input.count {
             // A problem the first pass over the whole text finds (a string never closed) stops
             // the walk before any record: the text before it, walked alone, tells which record
@@ -85,7 +88,8 @@ final class JSONParser {
 
     /// Streams the records of the first `count` bytes of `input` (see `forEachRecord`).
     private func stream(
-        _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool, _ body: (JSONValue, RecordShape) throws -> Void
+        _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool,
+        batch batchBody: (([JSONValue], RecordShape) throws -> Void)? = nil, _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let stream: OpaquePointer = try withKeyPointers(keys) { pointers, lengths in
             guard let stream = ji_stream_start(raw, input.base, count, pointers, lengths, keys.count, threaded ? 1 : 0)
@@ -110,6 +114,15 @@ final class JSONParser {
             while let batch = try next() {
                 let shape = Self.shape(ji_stream_shape(stream))
                 var index = 0
+                if let batchBody {
+                    var values: [JSONValue] = []
+                    while index < batch.count {
+                        values.append(JSONValue(nodes: batch, index: index))
+                        index = Int(batch[index].end)
+                    }
+                    try batchBody(values, shape)
+                    index = 0
+                }
                 while index < batch.count {
                     let value = JSONValue(nodes: batch, index: index)
                     try body(value, shape)

@@ -25,18 +25,20 @@ struct PayloadReader {
         let offset: Int
     }
 
-    /// Calls `body` with each root record in payload order.
-    func forEachRecord(_ body: (Record) throws -> Void) throws {
+    /// Calls `body` with each root record in payload order; `batch`, when given, with the
+    /// records read together before `body` gets the first of them (a document's records parsed
+    /// at once; one line of JSON Lines).
+    func forEachRecord(batch: (([JSONValue]) throws -> Void)? = nil, _ body: (Record) throws -> Void) throws {
         switch format {
-        case .json: try readDocument(body)
-        case .jsonl: try readLines(body)
+        case .json: try readDocument(batch: batch, body)
+        case .jsonl: try readLines(batch: batch, body)
         }
     }
 
     /// Documents from this size on are parsed on a worker thread, ahead of the import.
     static let parseAheadSize = 1 << 20
 
-    private func readDocument(_ body: (Record) throws -> Void) throws {
+    private func readDocument(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
         let input = try readAll()
         let path = root?.segments ?? []
         var prefix = "$"
@@ -44,7 +46,14 @@ struct PayloadReader {
         var index = 0
         let shape: JSONParser.RecordShape
         do {
-            shape = try parser.forEachRecord(in: input, at: path, threaded: input.count >= Self.parseAheadSize) { value, shape in
+            let records = batch.map { batch in
+                { (values: [JSONValue], shape: JSONParser.RecordShape) throws in
+                    try batch(shape == .elements ? values : values.filter { $0.kind == .object })
+                }
+            }
+            shape = try parser.forEachRecord(
+                in: input, at: path, threaded: input.count >= Self.parseAheadSize, batch: records
+            ) { value, shape in
                 if shape == .elements {
                     try body(Record(value: value, index: index, path: "\(prefix)[\(index)]", line: nil, offset: value.offset))
                     index += 1
@@ -62,7 +71,7 @@ struct PayloadReader {
         }
     }
 
-    private func readLines(_ body: (Record) throws -> Void) throws {
+    private func readLines(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
         guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines", named: false) }
         let stream = try openStream()
         defer { stream.close() }
@@ -82,6 +91,7 @@ struct PayloadReader {
                     error, record: index, offset: offset, line: number,
                     "invalid JSON (byte \(offset), byte \(error.offset) of line \(number))")
             }
+            try batch?([document.root])
             try body(Record(value: document.root, index: index, path: "$", line: number, offset: lines.bytesRead))
             index += 1
         }

@@ -73,6 +73,19 @@ protocol ImportRows: AnyObject {
     /// A link table: removes the link from `source` to `target`.
     func deleteLink(_ relationship: RelationshipPlan, source: Int64, target: Int64) throws(StoreError)
 
+    // MARK: Batches
+
+    /// Whether ``prefetch(_:)`` reads anything: the importer gathers a batch's keys only then.
+    var readsAhead: Bool { get }
+
+    /// Reads ahead what importing a batch of records will read: the rows with these primary
+    /// keys (per entity, values as ``Value/stored`` gives them) and what the importer reads of
+    /// them. A row path that reads one row at a time ignores it.
+    func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError)
+
+    /// The records read ahead for were imported: a row path holding writes may hand them over.
+    func finishBatch() throws(StoreError)
+
     // MARK: Link table indexes
 
     /// Whether the link table named `table` is empty.

@@ -5,10 +5,14 @@ import Foundation
 /// readers take a snapshot and never wait.
 ///
 /// The engine speaks the same rows and values as the SQLite one (see ``StoreEngine``); its
-/// statements are PostgreSQL's own. Every statement other than the row path's, and every
-/// commit and savepoint, first calls ``handOverPendingWrites``: a row path that holds writes
-/// client-side to write them in sets hands them over there, so every statement sees them.
-/// Today's row path (``PostgresImportRows``) writes as it goes and holds none.
+/// statements are PostgreSQL's own. The row path (``PostgresImportRows``) holds writes
+/// client-side to write them in sets: every statement other than its own, and every commit,
+/// first calls ``handOverPendingWrites()``, so every statement sees them.
+///
+/// A write scope inside the transaction (a record under `onError: skip`) is a savepoint of the
+/// row path's cache first: the server hears of it only when something is written inside it
+/// (``openScopesOnServer()``), so records that fail client-side cost no round trip and take
+/// none of PostgreSQL's subtransactions.
 final class PostgresEngine {
     let connection: PostgresConnection
     /// Seconds a writer waits for the store's lock.
@@ -16,8 +20,11 @@ final class PostgresEngine {
     /// Commits this connection made: the store's commit count less these is what other
     /// connections committed.
     private var ownCommits: Int64 = 0
-    /// Savepoints open inside the transaction.
-    private var savepointDepth = 0
+    /// How many times statements of the engine's own asked for the row path's writes.
+    private(set) var handOverCount = 0
+    /// The write scopes open inside the transaction, innermost last: their savepoints' names,
+    /// and whether the server has the savepoint yet.
+    private var scopes: [(name: String, isOnServer: Bool)] = []
     /// Counts the transactions begun on the connection: what was read in one transaction is
     /// not known to hold in the next.
     private(set) var transactionNumber = 0
@@ -26,14 +33,12 @@ final class PostgresEngine {
     /// Whether the store's schema existed when the engine opened it (a new store may be made in
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
-    /// Called before any statement but the row path's own, and before a commit or savepoint;
-    /// does nothing while the row path holds no writes.
-    var handOverPendingWrites: () throws(StoreError) -> Void = {}
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }
     /// The importer's row path.
-    private(set) lazy var importRows: any ImportRows = PostgresImportRows(engine: self)
+    private(set) lazy var rowPath = PostgresImportRows(engine: self)
+    var importRows: any ImportRows { rowPath }
 
     private init(connection: PostgresConnection, busyTimeout: Double) {
         self.connection = connection
@@ -80,6 +85,8 @@ final class PostgresEngine {
             return kind == .read ? try body().value : try savepoint(body)
         }
         transactionNumber += 1
+        rowPath.reset()
+        defer { rowPath.reset() }
         if kind == .write {
             try connection.beginWrite(lockTimeout: busyTimeout)
         } else {
@@ -106,24 +113,47 @@ final class PostgresEngine {
     }
 
     private func savepoint<T>(_ body: () throws -> ScopeOutcome<T>) throws -> T {
-        savepointDepth += 1
-        defer { savepointDepth -= 1 }
-        let name = "scope_\(savepointDepth)"
-        try handOverPendingWrites()
-        try connection.savepoint(name)
+        scopes.append(("scope_\(scopes.count + 1)", false))
+        rowPath.cache.beginScope()
         let outcome: ScopeOutcome<T>
         do {
             outcome = try body()
-            if outcome.keepsWork {
-                try handOverPendingWrites()
-                try connection.release(name)
-            }
         } catch {
-            rollBack(to: name)
+            try? endScope(keepingWork: false)
             throw error
         }
-        if !outcome.keepsWork { rollBack(to: name) }
+        try endScope(keepingWork: outcome.keepsWork)
         return outcome.value
+    }
+
+    /// Closes the innermost scope, keeping or undoing its work in the cache and on the server.
+    private func endScope(keepingWork: Bool) throws(StoreError) {
+        let scope = scopes.removeLast()
+        if keepingWork {
+            rowPath.cache.keepScope()
+            if scope.isOnServer { try connection.release(scope.name) }
+        } else {
+            rowPath.cache.undoScope()
+            if scope.isOnServer { rollBack(to: scope.name) }
+        }
+    }
+
+    /// Takes on the server the savepoints of the open scopes it lacks, outermost first, before
+    /// anything is written inside them. Nothing was written since they began (the row path
+    /// writes nowhere else), so each stands where its scope began.
+    func openScopesOnServer() throws(StoreError) {
+        for i in scopes.indices where !scopes[i].isOnServer {
+            try connection.savepoint(scopes[i].name)
+            scopes[i].isOnServer = true
+        }
+    }
+
+    /// Hands the row path's writes to the server, for a statement of the engine's own to see
+    /// them (and write after them).
+    func handOverPendingWrites() throws(StoreError) {
+        handOverCount += 1
+        try openScopesOnServer()
+        try rowPath.handOver()
     }
 
     private func rollBack() {

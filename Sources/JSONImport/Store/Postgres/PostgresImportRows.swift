@@ -1,13 +1,23 @@
-/// The importer's row path on PostgreSQL: each read and write the importer asks for is one
-/// prepared statement (the connection prepares each text once and keeps it).
+/// The importer's row path on PostgreSQL, set-based: reads come from a cache
+/// (``PostgresRowCache``) that ``prefetch(_:)`` fills for a whole batch of records in a few
+/// statements, and writes go to the cache, to be handed to the server in sets
+/// (``handOver()``: binary `COPY` and one `UPDATE … FROM` per table). Round trips per batch
+/// do not grow with its size.
+///
+/// What the cache does not know is read from the server one statement at a time and cached:
+/// the server lacks only writes to rows the cache holds, so such a read needs no hand-over
+/// first. Rows of entities with `unique` attributes are the exception to writing late: their
+/// writes go to the server at once, each in a savepoint of its own, so that a unique index's
+/// refusal reaches the importer at the write, as in SQLite.
 ///
 /// Row ids of entities without a single `int` key (`_id`) are numbered here, from the
 /// largest the table holds when a write transaction first needs one: writers hold the store's
 /// lock for their whole transaction, so no other writer numbers rows meanwhile.
 final class PostgresImportRows: ImportRows {
     /// Unowned: the engine owns its row path.
-    private unowned let engine: PostgresEngine
-    private var connection: PostgresConnection { engine.connection }
+    unowned let engine: PostgresEngine
+    var connection: PostgresConnection { engine.connection }
+    let cache = PostgresRowCache()
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
     private(set) var changeCount = 0
@@ -16,38 +26,43 @@ final class PostgresImportRows: ImportRows {
         self.engine = engine
     }
 
+    /// The transaction ended: what the cache holds is forgotten.
+    func reset() {
+        cache.removeAll()
+    }
+
     // MARK: Rows
 
     func existing(_ entity: EntityPlan, key: [Value], values: inout [Value?]) throws(StoreError) -> ExistingRow? {
-        let condition = entity.spec.isOwned
-            ? "\(entity.rowID) = $1"
-            : entity.spec.primaryKey.enumerated().map { "\(quote($1)) = $\($0 + 1)" }.joined(separator: " AND ")
-        let rows = try connection.rows("SELECT \(selectColumns(entity)) FROM \(entity.table) WHERE \(condition)", key.map(\.stored))
-        return rows.first.map { compare($0, entity, &values) }
+        if entity.spec.isOwned, case .integer(let row)? = key.first { return try existing(entity, row: row, values: &values) }
+        guard let (rows, id) = try cachedRow(entity, key: key) else { return nil }
+        return compare(rows.rows[id]!, id, entity, &values)
     }
 
     func existing(_ entity: EntityPlan, row: Int64, values: inout [Value?]) throws(StoreError) -> ExistingRow? {
-        let rows = try connection.rows(
-            "SELECT \(selectColumns(entity)) FROM \(entity.table) WHERE \(entity.rowID) = $1", [.integer(row)])
-        return rows.first.map { compare($0, entity, &values) }
+        let rows = cache.rows(entity)
+        try load(rows, id: row)
+        return rows.rows[row].map { compare($0, row, entity, &values) }
     }
 
-    /// Row id, attributes, link columns and stub mark.
-    private func selectColumns(_ entity: EntityPlan) -> String {
-        ([entity.rowID] + entity.spec.attributes.map { quote($0.name) }
-            + entity.selfColumns.map { quote(entity.relationships[$0].columnName!) }
-            + [entity.spec.isOwned ? "false" : "\"_stub\""])
-            .joined(separator: ", ")
+    /// The cached row with `key`, read from the server when the cache does not know the key.
+    private func cachedRow(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> (PostgresRowCache.EntityRows, Int64)? {
+        let rows = cache.rows(entity)
+        let stored = cacheKey(key, entity)
+        if let id = rows.keys[stored] { return (rows, id) }
+        if rows.absentKeys.contains(stored) { return nil }
+        try load(rows, keys: [stored])
+        return rows.keys[stored].map { (rows, $0) }
     }
 
     /// The row read by `selectColumns`, compared with `values` as the SQLite row path compares:
     /// a value that differs marks it changed; a decimal spelled differently but equal in value
     /// takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
-    private func compare(_ stored: [StoredValue], _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
+    private func compare(_ cached: PostgresRowCache.Row, _ id: Int64, _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
         var isChanged = false
         for i in values.indices {
             guard let value = values[i] else { continue }
-            let held = stored[1 + i]
+            let held = cached.values[i]
             if Self.holds(held, value, type: entity.attributes[i].spec.type) { continue }
             if entity.attributes[i].spec.type == .decimal, case .text(var text) = held,
                 value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 } }) == true
@@ -57,14 +72,7 @@ final class PostgresImportRows: ImportRows {
                 isChanged = true
             }
         }
-        let first = 1 + entity.attributes.count
-        let columns: [Int64?] = (0..<entity.selfColumns.count).map { j in
-            if case .integer(let row) = stored[first + j] { return row }
-            return nil
-        }
-        guard case .integer(let row) = stored[0] else { preconditionFailure("a row id that is not an integer") }
-        return ExistingRow(
-            row: row, columns: columns, isChanged: isChanged, isStub: stored[first + columns.count] == .integer(1))
+        return ExistingRow(row: id, columns: cached.columns, isChanged: isChanged, isStub: cached.isStub)
     }
 
     /// Whether the stored value is `value`; dates to the microsecond.
@@ -76,43 +84,40 @@ final class PostgresImportRows: ImportRows {
     }
 
     func storedValues(_ entity: EntityPlan, row: Int64) throws(StoreError) -> [StoredValue] {
-        let rows = try connection.rows(
-            "SELECT \(selectColumns(entity)) FROM \(entity.table) WHERE \(entity.rowID) = $1", [.integer(row)])
-        guard let stored = rows.first else { return [] }
-        return Array(stored[1...(entity.attributes.count + entity.selfColumns.count)])
+        let rows = cache.rows(entity)
+        try load(rows, id: row)
+        guard let cached = rows.rows[row] else { return [] }
+        return cached.values + cached.columns.map { $0.map(StoredValue.integer) ?? .null }
     }
 
     func rowID(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> Int64? {
-        let condition = entity.spec.primaryKey.enumerated().map { "\(quote($1)) = $\($0 + 1)" }.joined(separator: " AND ")
-        return try firstInteger("SELECT \(entity.rowID) FROM \(entity.table) WHERE \(condition)", key.map(\.stored))
+        try cachedRow(entity, key: key)?.1
     }
 
     func insert(
         _ entity: EntityPlan, values: [Value?], columns: [Int64?]?, isStub: Bool, now: Double, ifAbsent: Bool
     ) throws(StoreError) -> Int64? {
-        let spec = entity.spec
-        var names = spec.attributes.map { quote($0.name) } + entity.selfColumns.map { quote(entity.relationships[$0].columnName!) }
-        var parameters = entity.attributes.enumerated().map { i, attribute in (values[i] ?? attribute.defaultValue).stored }
-        parameters += entity.selfColumns.indices.map { j in columns?[j].map(StoredValue.integer) ?? .null }
-        if spec.hasTimestamps {
-            names += ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""]
-            parameters += [.real(now), .real(now), .real(now)]
+        let key = entity.keySlots.map { values[$0]! }
+        if ifAbsent, try cachedRow(entity, key: key) != nil { return nil }
+        let rows = cache.rows(entity)
+        let id: Int64
+        if entity.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
+        var row = PostgresRowCache.Row(
+            values: entity.attributes.enumerated().map { i, attribute in
+                Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
+            },
+            columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
+            isStub: isStub, isStored: false, isDirty: true, insertedAt: now)
+        if isWrittenAtOnce(entity) {
+            _ = try writeAtOnce(entity) { () throws(StoreError) in
+                try connection.run(insertSQL(entity), insertValues(entity, id: id, row))
+            }
+            row.isStored = true
+            row.isDirty = false
         }
-        if !spec.isOwned {
-            names.append("\"_stub\"")
-            parameters.append(.integer(isStub ? 1 : 0))
-        }
-        if !entity.keyIsRowID {
-            names.insert("\"_id\"", at: 0)
-            parameters.insert(.integer(try nextID(entity)), at: 0)
-        }
-        var sql = "INSERT INTO \(entity.table) (\(names.joined(separator: ", "))) VALUES ("
-            + parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
-        if ifAbsent { sql += " ON CONFLICT (\(spec.primaryKey.map(quote).joined(separator: ", "))) DO NOTHING" }
-        sql += " RETURNING \(entity.rowID)"
-        let inserted = try guarded(entity) { () throws(StoreError) in try firstInteger(sql, parameters) }
-        if inserted != nil { changeCount += 1 }
-        return inserted
+        cache.setRow(rows, id, row)
+        changeCount += 1
+        return id
     }
 
     /// The next `_id` of `entity`: one past the largest the table holds, read once per write
@@ -129,56 +134,60 @@ final class PostgresImportRows: ImportRows {
     }
 
     func update(_ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], setting shape: [Bool]) throws(StoreError) {
-        var sets: [String] = []
-        var parameters: [StoredValue] = []
-        for (i, value) in values.enumerated() where shape[i] {
-            parameters.append(value!.stored)
-            sets.append("\(quote(entity.spec.attributes[i].name)) = $\(parameters.count)")
+        try change(entity, row) { (cached) throws(StoreError) in
+            for (i, value) in values.enumerated() where shape[i] {
+                cached.values[i] = Self.asStored(value!.stored, entity.attributes[i].spec.type)
+            }
+            for (j, column) in columns.enumerated() where shape[values.count + j] { cached.columns[j] = column }
+            cached.isStub = false
+        } writingAtOnce: { () throws(StoreError) in
+            try updateNow(entity, row: row, values: values, columns: columns, setting: shape)
         }
-        for (j, column) in columns.enumerated() where shape[values.count + j] {
-            parameters.append(column.map(StoredValue.integer) ?? .null)
-            sets.append("\(quote(entity.relationships[entity.selfColumns[j]].columnName!)) = $\(parameters.count)")
+    }
+
+    /// Changes the cached row `row` of `entity` with `body`, to be handed over later, or, for
+    /// an entity written at once, with the write `now` as well; counts a change when the row
+    /// exists.
+    private func change(
+        _ entity: EntityPlan, _ row: Int64, _ body: (inout PostgresRowCache.Row) throws(StoreError) -> Void,
+        writingAtOnce now: () throws(StoreError) -> Int
+    ) throws(StoreError) {
+        let rows = cache.rows(entity)
+        try load(rows, id: row)
+        if isWrittenAtOnce(entity) {
+            changeCount += try writeAtOnce(entity, now)
+            guard var cached = rows.rows[row] else { return }
+            try body(&cached)
+            cache.setRow(rows, row, cached)
+            return
         }
-        sets.append(entity.spec.isOwned ? "\(entity.rowID) = \(entity.rowID)" : "\"_stub\" = false")
-        parameters.append(.integer(row))
-        let sql = "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.rowID) = $\(parameters.count)"
-        changeCount += try guarded(entity) { () throws(StoreError) in try connection.run(sql, parameters) }
+        guard var cached = rows.rows[row] else { return }
+        try body(&cached)
+        cached.isDirty = true
+        cache.setRow(rows, row, cached)
+        changeCount += 1
     }
 
     func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(StoreError) -> Int64? {
+        // Entities with unique attributes are written at once: the server's copy is current.
         try firstInteger(
             "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(quote(entity.spec.attributes[slot].name)) = $1 LIMIT 1",
             [value.stored])
     }
 
     func setAttribute(_ entity: EntityPlan, slot: Int, of row: Int64, to value: Value) throws(StoreError) {
-        changeCount += try guarded(entity) { () throws(StoreError) in
+        try change(entity, row) { (cached) throws(StoreError) in
+            cached.values[slot] = Self.asStored(value.stored, entity.attributes[slot].spec.type)
+        } writingAtOnce: { () throws(StoreError) in
             try connection.run(
                 "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
                 [value.stored, .integer(row)])
         }
     }
 
-    /// Runs a write to `entity` that a `unique` index may refuse in a savepoint of its own, so
-    /// that the refusal fails the statement and not the transaction, as in SQLite (the importer
-    /// then names the row holding the value). Writes to entities without one run as they are.
-    private func guarded<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
-        guard entity.spec.attributes.contains(where: \.isUnique) else { return try write() }
-        try connection.savepoint("unique_write")
-        let result: T
-        do {
-            result = try write()
-        } catch {
-            try? connection.rollbackTo("unique_write")
-            try? connection.release("unique_write")
-            throw error
-        }
-        try connection.release("unique_write")
-        return result
-    }
-
     func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {
-        try isEmpty(table: entity.table)
+        if !cache.rows(entity).rows.isEmpty { return false }
+        return try isEmpty(table: entity.table)
     }
 
     private func isEmpty(table: String) throws(StoreError) -> Bool {
@@ -188,76 +197,104 @@ final class PostgresImportRows: ImportRows {
     // MARK: Links
 
     func linkedRows(_ relationship: RelationshipPlan, of row: Int64) throws(StoreError) -> [Int64] {
-        let target = relationship.targetPlan
         switch relationship.storage {
         case .selfColumn:
             preconditionFailure("links in the row's own column are read with the row")
         case .otherColumn(let column):
-            return try integers(
-                "SELECT \(target.rowID) FROM \(target.table) WHERE \(quote(column)) = $1 ORDER BY \(target.rowID)", [.integer(row)])
-        case .linkTable(let name, true):
-            var positioned = PositionedLinks()
-            for link in try connection.rows("SELECT \"target\", \"position\" FROM \(quote(name)) WHERE \"source\" = $1", [.integer(row)]) {
-                if case .integer(let target) = link[0], case .integer(let position) = link[1] { positioned.append(target, at: position) }
-            }
-            return positioned.inLinkOrder
-        case .linkTable(let name, false):
-            return try integers(
-                "SELECT \"source\" FROM \(quote(name)) WHERE \"target\" = $1 ORDER BY \"source\"", [.integer(row)])
+            let target = cache.rows(relationship.targetPlan)
+            let j = try columnIndex(relationship.targetPlan, column)
+            try loadPointing(target, column: j, at: [row])
+            return (target.pointers[j][row] ?? []).sorted()
+        case .linkTable(_, true):
+            let table = cache.table(relationship)
+            try loadLists(table, sources: [row])
+            return table.lists[row]!.targets
+        case .linkTable(_, false):
+            let table = cache.table(relationship)
+            try loadLinking(table, to: [row], of: relationship.entity)
+            return (table.sourcesByTarget[row] ?? []).sorted()
         }
     }
 
     func releaseTarget(_ relationship: RelationshipPlan, _ target: Int64, except row: Int64?) throws(StoreError) -> [Int64] {
         guard case .selfColumn(let column, _) = relationship.storage else { return [] }
         let entity = relationship.entity
-        let released = try integers(
-            "UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(quote(column)) = $1 AND \(entity.rowID) IS DISTINCT FROM $2 "
-                + "RETURNING \(entity.rowID)",
-            [.integer(target), row.map(StoredValue.integer) ?? .null])
-        changeCount += released.count
-        return released.sorted()
+        let rows = cache.rows(entity)
+        let j = try columnIndex(entity, column)
+        try loadPointing(rows, column: j, at: [target])
+        let released = (rows.pointers[j][target] ?? []).filter { $0 != row }.sorted()
+        for other in released {
+            try change(entity, other) { (cached) throws(StoreError) in cached.columns[j] = nil } writingAtOnce: { () throws(StoreError) in
+                try connection.run("UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(entity.rowID) = $1", [.integer(other)])
+            }
+        }
+        return released
     }
 
     func linkingRow(_ relationship: RelationshipPlan, ofTarget target: Int64) throws(StoreError) -> Int64? {
         guard case .otherColumn(let column) = relationship.storage else { return nil }
-        let table = relationship.targetPlan
-        return try firstInteger("SELECT \(quote(column)) FROM \(table.table) WHERE \(table.rowID) = $1", [.integer(target)])
+        let rows = cache.rows(relationship.targetPlan)
+        try load(rows, id: target)
+        return rows.rows[target]?.columns[try columnIndex(relationship.targetPlan, column)] ?? nil
     }
 
     func setLinkingRow(_ relationship: RelationshipPlan, ofTarget target: Int64, to row: Int64?) throws(StoreError) {
         guard case .otherColumn(let column) = relationship.storage else { return }
-        let table = relationship.targetPlan
-        changeCount += try connection.run(
-            "UPDATE \(table.table) SET \(quote(column)) = $1 WHERE \(table.rowID) = $2",
-            [row.map(StoredValue.integer) ?? .null, .integer(target)])
+        let entity = relationship.targetPlan
+        let j = try columnIndex(entity, column)
+        try change(entity, target) { (cached) throws(StoreError) in cached.columns[j] = row } writingAtOnce: { () throws(StoreError) in
+            try connection.run(
+                "UPDATE \(entity.table) SET \(quote(column)) = $1 WHERE \(entity.rowID) = $2",
+                [row.map(StoredValue.integer) ?? .null, .integer(target)])
+        }
     }
 
     func nextPosition(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) -> Int64 {
-        try firstInteger(
-            "SELECT coalesce(max(\"position\") + 1, 0) FROM \(quote(linkTable(relationship))) WHERE \"source\" = $1",
-            [.integer(source)]) ?? 0
+        let table = cache.table(relationship)
+        try loadLists(table, sources: [source])
+        return table.lists[source]!.positions.max().map { $0 + 1 } ?? 0
     }
 
     func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError) {
-        changeCount += try connection.run(
-            "INSERT INTO \(quote(linkTable(relationship))) (\"source\", \"target\", \"position\") VALUES ($1, $2, $3)",
-            [.integer(source), .integer(target), .integer(position)])
+        try changeList(relationship, source) { list in
+            let index = list.positions.lastIndex { $0 <= position }.map { $0 + 1 } ?? 0
+            list.targets.insert(target, at: index)
+            list.positions.insert(position, at: index)
+            return 1
+        }
     }
 
     func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) {
-        changeCount += try connection.run(
-            "DELETE FROM \(quote(linkTable(relationship))) WHERE \"source\" = $1", [.integer(source)])
+        try changeList(relationship, source) { list in
+            defer { list.targets.removeAll(); list.positions.removeAll() }
+            return list.targets.count
+        }
     }
 
     func deleteLink(_ relationship: RelationshipPlan, source: Int64, target: Int64) throws(StoreError) {
-        changeCount += try connection.run(
-            "DELETE FROM \(quote(linkTable(relationship))) WHERE \"source\" = $1 AND \"target\" = $2",
-            [.integer(source), .integer(target)])
+        try changeList(relationship, source) { list in
+            let kept = list.targets.indices.filter { list.targets[$0] != target }
+            defer {
+                list.positions = kept.map { list.positions[$0] }
+                list.targets = kept.map { list.targets[$0] }
+            }
+            return list.targets.count - kept.count
+        }
     }
 
-    private func linkTable(_ relationship: RelationshipPlan) -> String {
-        guard case .linkTable(let name, _) = relationship.storage else { preconditionFailure("not a link table") }
-        return name
+    /// Changes the cached links of `source` with `body`, which returns how many links it added
+    /// or removed.
+    private func changeList(
+        _ relationship: RelationshipPlan, _ source: Int64, _ body: (inout PostgresRowCache.LinkList) -> Int
+    ) throws(StoreError) {
+        let table = cache.table(relationship)
+        try loadLists(table, sources: [source])
+        var list = table.lists[source]!
+        let changed = body(&list)
+        guard changed > 0 else { return }
+        list.isDirty = true
+        cache.setList(table, source, list)
+        changeCount += changed
     }
 
     // MARK: Link table indexes
@@ -272,17 +309,90 @@ final class PostgresImportRows: ImportRows {
 
     func restoreTargetIndex(ofLinkTable table: String) throws(StoreError) {}
 
-    // MARK: Statements
+    // MARK: Values
 
-    private func firstInteger(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> Int64? {
-        guard case .integer(let value)? = try connection.rows(sql, parameters).first?.first else { return nil }
-        return value
+    /// The key `key` of `entity` as the cache holds it.
+    func cacheKey(_ key: [Value], _ entity: EntityPlan) -> [StoredValue] {
+        zip(key, entity.keySlots).map { value, slot in Self.asStored(value.stored, entity.attributes[slot].spec.type) }
     }
 
-    private func integers(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> [Int64] {
-        try connection.rows(sql, parameters).compactMap {
-            if case .integer(let value) = $0[0] { return value }
-            return nil
+    /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
+    /// date to the microsecond, a UUID in lowercase with dashes, an integer in a `float8`
+    /// column as a double.
+    static func asStored(_ value: StoredValue, _ type: AttributeType) -> StoredValue {
+        switch (type, value) {
+        case (.scalar(.date), .real(let seconds)):
+            guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else { return value }
+            return .real(PostgresTimestamp.seconds(fromMicroseconds: microseconds))
+        case (.scalar(.date), .integer(let seconds)):
+            return .real(Double(seconds))
+        case (.scalar(.double), .integer(let number)):
+            return .real(Double(number))
+        case (.scalar(.uuid), .text(let text)):
+            guard let bytes = PostgresUUID.bytes(text) else { return value }
+            return .text(bytes.withUnsafeBytes(PostgresUUID.text))
+        default:
+            return value
         }
+    }
+
+    /// The index in `entity`'s `selfColumns` of the link column `column`.
+    func columnIndex(_ entity: EntityPlan, _ column: String) throws(StoreError) -> Int {
+        guard let j = entity.selfColumns.firstIndex(where: { entity.relationships[$0].columnName == column }) else {
+            throw StoreError(.other, "\(entity.spec.name) has no link column \(column)")
+        }
+        return j
+    }
+
+    // MARK: Writes at once
+
+    /// Whether writes to `entity` go to the server at once: its `unique` attributes' index must
+    /// refuse a value at the write that gives it.
+    func isWrittenAtOnce(_ entity: EntityPlan) -> Bool {
+        entity.spec.attributes.contains(where: \.isUnique)
+    }
+
+    /// Runs a write to the server in a savepoint of its own, so that an index's refusal fails
+    /// the statement and not the transaction, as in SQLite (the importer then names the row
+    /// holding the value). Savepoints of the importer's open scopes are taken first.
+    private func writeAtOnce<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try engine.openScopesOnServer()
+        try connection.savepoint("unique_write")
+        let result: T
+        do {
+            result = try write()
+        } catch {
+            try? connection.rollbackTo("unique_write")
+            try? connection.release("unique_write")
+            throw error
+        }
+        try connection.release("unique_write")
+        return result
+    }
+
+    private func updateNow(
+        _ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], setting shape: [Bool]
+    ) throws(StoreError) -> Int {
+        var sets: [String] = []
+        var parameters: [StoredValue] = []
+        for (i, value) in values.enumerated() where shape[i] {
+            parameters.append(value!.stored)
+            sets.append("\(quote(entity.spec.attributes[i].name)) = $\(parameters.count)")
+        }
+        for (j, column) in columns.enumerated() where shape[values.count + j] {
+            parameters.append(column.map(StoredValue.integer) ?? .null)
+            sets.append("\(quote(entity.relationships[entity.selfColumns[j]].columnName!)) = $\(parameters.count)")
+        }
+        sets.append(entity.spec.isOwned ? "\(entity.rowID) = \(entity.rowID)" : "\"_stub\" = false")
+        parameters.append(.integer(row))
+        return try connection.run(
+            "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.rowID) = $\(parameters.count)", parameters)
+    }
+
+    // MARK: Statements
+
+    func firstInteger(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> Int64? {
+        guard case .integer(let value)? = try connection.rows(sql, parameters).first?.first else { return nil }
+        return value
     }
 }

@@ -178,6 +178,16 @@ final class SQLiteImportRows: ImportRows {
         try run(statements(relationship).deleteLink, source, target)
     }
 
+    // MARK: Batches
+
+    /// Reads are one statement each, answered from SQLite's page cache: nothing to read ahead.
+    var readsAhead: Bool { false }
+
+    func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {}
+
+    /// Writes go to SQLite as they come.
+    func finishBatch() throws(StoreError) {}
+
     // MARK: Link table indexes
 
     func isEmpty(linkTable table: String) throws(StoreError) -> Bool {

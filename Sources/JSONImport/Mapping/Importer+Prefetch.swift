@@ -1,0 +1,64 @@
+/// Reading ahead for a batch of root records (a row path that reads in sets, SPEC 6): the
+/// primary keys the records and their nested records and references name, per entity.
+extension Importer {
+    /// Has the row path read ahead what importing `records` (root records of `entity`) will
+    /// read. Values that do not convert are left out: importing the record reports them.
+    func prefetch(_ records: [JSONValue], _ entity: EntityPlan) throws(StoreError) {
+        guard rows.readsAhead else { return }
+        var keys = [Set<[StoredValue]>](repeating: [], count: plan.entities.count)
+        for record in records {
+            // Lookups resume where the last one ended, within one root record.
+            memberCursor = JSONValue.MemberCursor()
+            gatherKeys(record, entity, into: &keys)
+        }
+        memberCursor = JSONValue.MemberCursor()
+        try rows.prefetch(keys.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) })
+    }
+
+    /// The records of the last batch were imported.
+    func finishBatch() throws(StoreError) {
+        try rows.finishBatch()
+    }
+
+    private func gatherKeys(_ json: JSONValue, _ entity: EntityPlan, into keys: inout [Set<[StoredValue]>]) {
+        guard json.kind == .object else { return }
+        if !entity.spec.isOwned, let key = keyValues(entity.keySlots.map { (entity.attributes[$0], lookup(json, entity.attributes[$0].path)) }) {
+            keys[entity.index].insert(key)
+        }
+        for relationship in entity.relationships {
+            guard case .value(let value) = lookup(json, relationship.path) else { continue }
+            let target = plan.entities[relationship.target]
+            if relationship.spec.kind == .many {
+                guard value.kind == .array else { continue }
+                for element in value.elements { gatherTarget(element, target, into: &keys) }
+            } else {
+                gatherTarget(value, target, into: &keys)
+            }
+        }
+    }
+
+    /// A relationship's value: a nested record, or a reference by key.
+    private func gatherTarget(_ json: JSONValue, _ target: EntityPlan, into keys: inout [Set<[StoredValue]>]) {
+        if json.kind == .object { return gatherKeys(json, target, into: &keys) }
+        let slots = target.keySlots
+        guard !target.spec.isOwned else { return }
+        let parts: [JSONValue]
+        if slots.count == 1 {
+            parts = [json]
+        } else {
+            guard json.kind == .array, json.count == slots.count else { return }
+            parts = Array(json.elements)
+        }
+        if let key = keyValues(zip(slots, parts).map { (target.attributes[$0], .value($1)) }) { keys[target.index].insert(key) }
+    }
+
+    /// The converted key values, `nil` when one is missing, null or does not convert.
+    private func keyValues(_ parts: [(AttributePlan, Lookup)]) -> [StoredValue]? {
+        var key: [StoredValue] = []
+        for (attribute, lookup) in parts {
+            guard case .value(let json) = lookup, let value = try? convert(json, attribute), !value.isNull else { return nil }
+            key.append(value.stored)
+        }
+        return key
+    }
+}

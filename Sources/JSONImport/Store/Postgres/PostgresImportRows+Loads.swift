@@ -1,0 +1,193 @@
+/// Reading into the cache: one statement per kind of read and table, whatever the number of
+/// rows, so that a batch's reads are a few round trips (``prefetch(_:)``) and a read the
+/// cache misses is one.
+extension PostgresImportRows {
+    /// A read of rows into the cache: its statement, and what to do with its result.
+    struct Load {
+        let statement: PostgresStatement
+        let apply: ([[StoredValue]]) -> Void
+    }
+
+    /// Runs `loads` in one round trip and applies their results.
+    func run(_ loads: [Load]) throws(StoreError) {
+        switch loads.count {
+        case 0: return
+        case 1:
+            loads[0].apply(try connection.rows(loads[0].statement.sql, loads[0].statement.parameters))
+        default:
+            let results: [PostgresStatementResult]
+            do {
+                results = try connection.pipeline(loads.map(\.statement))
+            } catch {
+                throw error.error
+            }
+            for (load, result) in zip(loads, results) { load.apply(result.rows) }
+        }
+    }
+
+    // MARK: Reading what the cache misses
+
+    func load(_ rows: PostgresRowCache.EntityRows, id: Int64) throws(StoreError) {
+        guard rows.rows[id] == nil else { return }
+        try run([idLoad(rows, ids: [id])].compactMap { $0 })
+    }
+
+    func load(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) throws(StoreError) {
+        try run([keyLoad(rows, keys: keys)].compactMap { $0 })
+    }
+
+    func loadPointing(_ rows: PostgresRowCache.EntityRows, column j: Int, at pointees: [Int64]) throws(StoreError) {
+        try run([pointingLoad(rows, column: j, at: pointees)].compactMap { $0 })
+    }
+
+    func loadLists(_ table: PostgresRowCache.LinkTable, sources: [Int64]) throws(StoreError) {
+        try run([listLoad(table, sources: sources)].compactMap { $0 })
+    }
+
+    func loadLinking(_ table: PostgresRowCache.LinkTable, to targets: [Int64], of entity: EntityPlan) throws(StoreError) {
+        try run([linkingLoad(table, to: targets, of: entity)].compactMap { $0 })
+    }
+
+    // MARK: Loads
+
+    /// Reads the rows `ids` the cache lacks; `nil` when it lacks none.
+    func idLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
+        let missing = Set(ids.filter { rows.rows[$0] == nil })
+        guard !missing.isEmpty else { return nil }
+        let entity = rows.plan
+        return Load(
+            statement: PostgresStatement(
+                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])",
+                [PostgresEngine.array(missing)]),
+            apply: { [cache] result in for row in result { Self.cacheRow(row, into: rows, cache) } })
+    }
+
+    /// Reads the rows with `keys` the cache knows nothing of; those not found are known absent.
+    func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
+        let unknown = Array(Set(keys.filter { rows.keys[$0] == nil && !rows.absentKeys.contains($0) }))
+        guard !unknown.isEmpty else { return nil }
+        let entity = rows.plan
+        let (condition, parameters) = PostgresEngine.keyCondition(entity, keys: unknown)
+        return Load(
+            statement: PostgresStatement(
+                PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
+            apply: { [cache] result in
+                for row in result { Self.cacheRow(row, into: rows, cache) }
+                for key in unknown where rows.keys[key] == nil { cache.setAbsent(rows, key, true) }
+            })
+    }
+
+    /// Reads the rows whose link column `j` points at one of `pointees`, unless the cache has
+    /// every such row already; each pointee is then complete.
+    func pointingLoad(_ rows: PostgresRowCache.EntityRows, column j: Int, at pointees: [Int64]) -> Load? {
+        let entity = rows.plan
+        let relationship = entity.relationships[entity.selfColumns[j]]
+        let pointed = cache.rows(relationship.targetPlan)
+        var needed = Set<Int64>()
+        for pointee in pointees where !rows.completePointees[j].contains(pointee) {
+            // A row the server has never held has nothing pointing at it there.
+            if let row = pointed.rows[pointee], !row.isStored {
+                cache.markComplete(rows, column: j, pointee: pointee)
+            } else {
+                needed.insert(pointee)
+            }
+        }
+        guard !needed.isEmpty else { return nil }
+        let column = quote(relationship.columnName!)
+        return Load(
+            statement: PostgresStatement(
+                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])",
+                [PostgresEngine.array(needed)]),
+            apply: { [cache] result in
+                for row in result { Self.cacheRow(row, into: rows, cache) }
+                for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
+            })
+    }
+
+    /// Reads the links of the `sources` whose lists the cache lacks.
+    func listLoad(_ table: PostgresRowCache.LinkTable, sources: [Int64]) -> Load? {
+        let owners = cache.rows(table.source)
+        var needed = Set<Int64>()
+        for source in sources where table.lists[source] == nil {
+            if let row = owners.rows[source], !row.isStored {
+                cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
+            } else {
+                needed.insert(source)
+            }
+        }
+        guard !needed.isEmpty else { return nil }
+        return Load(
+            statement: PostgresStatement(
+                "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[]) "
+                    + "ORDER BY \"source\", \"position\"",
+                [PostgresEngine.array(needed)]),
+            apply: { [cache] result in Self.cacheLists(result, sources: needed, into: table, cache) })
+    }
+
+    /// Reads the whole lists of the sources linking to one of `targets` (rows of `entity`),
+    /// unless the cache has every such list; each target is then complete.
+    func linkingLoad(_ table: PostgresRowCache.LinkTable, to targets: [Int64], of entity: EntityPlan) -> Load? {
+        let linked = cache.rows(entity)
+        var needed = Set<Int64>()
+        for target in targets where !table.completeTargets.contains(target) {
+            if let row = linked.rows[target], !row.isStored {
+                cache.markComplete(table, target: target)
+            } else {
+                needed.insert(target)
+            }
+        }
+        guard !needed.isEmpty else { return nil }
+        let name = quote(table.name)
+        return Load(
+            statement: PostgresStatement(
+                "SELECT \"source\", \"target\", \"position\" FROM \(name) WHERE \"source\" IN "
+                    + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])) ORDER BY \"source\", \"position\"",
+                [PostgresEngine.array(needed)]),
+            apply: { [cache] result in
+                var sources = Set<Int64>()
+                for link in result { if case .integer(let source) = link[0] { sources.insert(source) } }
+                Self.cacheLists(result, sources: sources, into: table, cache)
+                for target in needed { cache.markComplete(table, target: target) }
+            })
+    }
+
+    // MARK: Results
+
+    /// Row id, attributes, link columns and stub mark.
+    func selectColumns(_ entity: EntityPlan) -> String {
+        (["r.\(entity.rowID)"] + entity.spec.attributes.map { "r.\(quote($0.name))" }
+            + entity.selfColumns.map { "r.\(quote(entity.relationships[$0].columnName!))" }
+            + [entity.spec.isOwned ? "false" : "r.\"_stub\""])
+            .joined(separator: ", ")
+    }
+
+    /// Caches a row read by `selectColumns`.
+    private static func cacheRow(_ row: [StoredValue], into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
+        guard case .integer(let id) = row[0] else { preconditionFailure("a row id that is not an integer") }
+        let attributes = rows.plan.attributes.count
+        let first = 1 + attributes
+        let columns: [Int64?] = (0..<rows.plan.selfColumns.count).map { j in
+            if case .integer(let target) = row[first + j] { return target }
+            return nil
+        }
+        cache.cacheStored(
+            rows, id, values: Array(row[1..<first]), columns: columns, isStub: row[first + columns.count] == .integer(1))
+    }
+
+    /// Caches the lists of `sources` from links read in source and position order (a source
+    /// without links has an empty list). Lists the cache has already stand.
+    private static func cacheLists(
+        _ links: [[StoredValue]], sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
+    ) {
+        var lists: [Int64: PostgresRowCache.LinkList] = [:]
+        for link in links {
+            guard case .integer(let source) = link[0], case .integer(let target) = link[1], case .integer(let position) = link[2]
+            else { continue }
+            lists[source, default: PostgresRowCache.LinkList(isStored: true)].targets.append(target)
+            lists[source]!.positions.append(position)
+        }
+        for source in sources where table.lists[source] == nil {
+            cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
+        }
+    }
+}

@@ -1,0 +1,225 @@
+/// What the PostgreSQL row path knows of the store within one write transaction: the rows and
+/// link lists it read or wrote, and the writes it has not handed to the server yet. The cache
+/// is the truth for everything it holds; the server is behind it by the writes held.
+///
+/// Every change goes through ``setRow(_:_:_:)``, ``setList(_:_:_:)`` and the few marks below,
+/// which keep the indexes (rows by key, rows by the row they point at, sources by target) and,
+/// while a scope of the importer is open (a record under `onError: skip`), an undo journal:
+/// undoing a record restores the cache exactly as it was when the record began.
+final class PostgresRowCache {
+    /// A row as the cache knows it.
+    struct Row {
+        /// Attribute values, as the server holds them (see ``PostgresImportRows/asStored``).
+        var values: [StoredValue]
+        /// Link columns, in `selfColumns` order.
+        var columns: [Int64?]
+        var isStub: Bool
+        /// The server holds the row (it was read from it, or handed over since).
+        var isStored: Bool
+        /// The row differs from the server's copy, or the server has none.
+        var isDirty: Bool
+        /// When the row was inserted, for its bookkeeping columns (rows the server holds: 0).
+        var insertedAt: Double = 0
+    }
+
+    /// The links of one source in a link table, in link order.
+    struct LinkList {
+        var targets: [Int64] = []
+        var positions: [Int64] = []
+        /// The server holds links of this source that a hand-over must remove first.
+        var isStored: Bool
+        var isDirty = false
+    }
+
+    final class EntityRows {
+        let plan: EntityPlan
+        var rows: [Int64: Row] = [:]
+        /// Rows by primary key (keyed entities), and keys known to have no row.
+        var keys: [[StoredValue]: Int64] = [:]
+        var absentKeys: Set<[StoredValue]> = []
+        /// Per link column: the cached rows pointing at each row.
+        var pointers: [[Int64: [Int64]]]
+        /// Per link column: the rows every row pointing at is cached for.
+        var completePointees: [Set<Int64>]
+
+        init(plan: EntityPlan) {
+            self.plan = plan
+            pointers = Array(repeating: [:], count: plan.selfColumns.count)
+            completePointees = Array(repeating: [], count: plan.selfColumns.count)
+        }
+
+        func key(of row: Row) -> [StoredValue]? {
+            plan.spec.isOwned ? nil : plan.keySlots.map { row.values[$0] }
+        }
+    }
+
+    final class LinkTable {
+        let name: String
+        let index: Int
+        /// The entity of the sources (the forward side).
+        let source: EntityPlan
+        var lists: [Int64: LinkList] = [:]
+        /// The sources of cached lists linking to each target.
+        var sourcesByTarget: [Int64: [Int64]] = [:]
+        /// Targets every source linking to is cached for.
+        var completeTargets: Set<Int64> = []
+
+        init(name: String, index: Int, source: EntityPlan) {
+            self.name = name
+            self.index = index
+            self.source = source
+        }
+    }
+
+    private enum Undo {
+        case row(entity: Int, id: Int64, Row?)
+        case absentKey(entity: Int, key: [StoredValue], wasAbsent: Bool)
+        case completePointee(entity: Int, column: Int, row: Int64)
+        case list(table: Int, source: Int64, LinkList?)
+        case completeTarget(table: Int, target: Int64)
+    }
+
+    /// By entity index, made as entities are first used.
+    private(set) var entities: [EntityRows?] = []
+    private(set) var tables: [LinkTable] = []
+    /// Link tables by name.
+    private var tableIndex: [String: Int] = [:]
+    private var journal: [Undo] = []
+    /// Where each open scope's entries begin in the journal.
+    private var scopeMarks: [Int] = []
+    /// Rows and lists cached, a measure of the memory held.
+    private(set) var size = 0
+
+    /// The rows of `plan`.
+    func rows(_ plan: EntityPlan) -> EntityRows {
+        if plan.index < entities.count, let rows = entities[plan.index], rows.plan === plan { return rows }
+        if plan.index >= entities.count { entities += Array(repeating: nil, count: plan.index + 1 - entities.count) }
+        let rows = EntityRows(plan: plan)
+        entities[plan.index] = rows
+        return rows
+    }
+
+    /// The link table `relationship` is stored in.
+    func table(_ relationship: RelationshipPlan) -> LinkTable {
+        guard case .linkTable(let name, let selfIsSource) = relationship.storage else { preconditionFailure("not a link table") }
+        if let index = tableIndex[name] { return tables[index] }
+        tableIndex[name] = tables.count
+        let table = LinkTable(name: name, index: tables.count, source: selfIsSource ? relationship.entity : relationship.targetPlan)
+        tables.append(table)
+        return table
+    }
+
+    var hasOpenScope: Bool { !scopeMarks.isEmpty }
+
+    // MARK: Rows
+
+    /// Puts `row` (`nil`: forgets it) in place of what the cache holds for `id`.
+    func setRow(_ entity: EntityRows, _ id: Int64, _ row: Row?) {
+        let old = entity.rows[id]
+        if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
+        if let old {
+            if let key = entity.key(of: old) { entity.keys[key] = nil }
+            for (j, target) in old.columns.enumerated() {
+                if let target { entity.pointers[j][target]?.removeAll { $0 == id } }
+            }
+        } else {
+            size += 1
+        }
+        entity.rows[id] = row
+        if let row {
+            if let key = entity.key(of: row) {
+                entity.keys[key] = id
+                if entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+            }
+            for (j, target) in row.columns.enumerated() {
+                if let target { entity.pointers[j][target, default: []].append(id) }
+            }
+        } else if old != nil {
+            size -= 1
+        }
+    }
+
+    /// Caches a row read from the server, unless the cache knows it already (then its copy
+    /// stands: it may hold writes the server has not had).
+    func cacheStored(_ entity: EntityRows, _ id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool) {
+        guard entity.rows[id] == nil else { return }
+        setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
+    }
+
+    func setAbsent(_ entity: EntityRows, _ key: [StoredValue], _ isAbsent: Bool) {
+        let was = entity.absentKeys.contains(key)
+        guard was != isAbsent else { return }
+        if hasOpenScope { journal.append(.absentKey(entity: entity.plan.index, key: key, wasAbsent: was)) }
+        if isAbsent { entity.absentKeys.insert(key) } else { entity.absentKeys.remove(key) }
+    }
+
+    func markComplete(_ entity: EntityRows, column: Int, pointee: Int64) {
+        guard entity.completePointees[column].insert(pointee).inserted else { return }
+        if hasOpenScope { journal.append(.completePointee(entity: entity.plan.index, column: column, row: pointee)) }
+    }
+
+    // MARK: Link lists
+
+    /// Puts `list` (`nil`: forgets it) in place of the cached links of `source`.
+    func setList(_ table: LinkTable, _ source: Int64, _ list: LinkList?) {
+        let old = table.lists[source]
+        if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
+        if let old {
+            for target in old.targets { table.sourcesByTarget[target]?.removeAll { $0 == source } }
+        } else {
+            size += 1
+        }
+        table.lists[source] = list
+        if let list {
+            for target in list.targets { table.sourcesByTarget[target, default: []].append(source) }
+        } else if old != nil {
+            size -= 1
+        }
+    }
+
+    func markComplete(_ table: LinkTable, target: Int64) {
+        guard table.completeTargets.insert(target).inserted else { return }
+        if hasOpenScope { journal.append(.completeTarget(table: table.index, target: target)) }
+    }
+
+    // MARK: Scopes
+
+    func beginScope() {
+        scopeMarks.append(journal.count)
+    }
+
+    /// Keeps what the innermost scope did: its entries now belong to the scope around it.
+    func keepScope() {
+        scopeMarks.removeLast()
+        if scopeMarks.isEmpty { journal.removeAll(keepingCapacity: true) }
+    }
+
+    /// Undoes what the innermost scope did, newest first.
+    func undoScope() {
+        let mark = scopeMarks.removeLast()
+        // Replayed without journaling: the entries being undone are the journal.
+        let marks = scopeMarks
+        scopeMarks = []
+        while journal.count > mark {
+            switch journal.removeLast() {
+            case .row(let entity, let id, let row): setRow(entities[entity]!, id, row)
+            case .absentKey(let entity, let key, let wasAbsent): setAbsent(entities[entity]!, key, wasAbsent)
+            case .completePointee(let entity, let column, let row): entities[entity]!.completePointees[column].remove(row)
+            case .list(let table, let source, let list): setList(tables[table], source, list)
+            case .completeTarget(let table, let target): tables[table].completeTargets.remove(target)
+            }
+        }
+        scopeMarks = marks
+    }
+
+    /// Forgets everything (the transaction ended, or its writes were handed over and the
+    /// memory is wanted back).
+    func removeAll() {
+        precondition(!hasOpenScope, "the cache is emptied inside a scope")
+        entities.removeAll()
+        tables.removeAll()
+        tableIndex.removeAll()
+        journal.removeAll()
+        size = 0
+    }
+}
