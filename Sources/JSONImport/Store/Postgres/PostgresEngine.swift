@@ -20,6 +20,8 @@ final class PostgresEngine {
     /// Commits this connection made: the store's commit count less these is what other
     /// connections committed.
     private var ownCommits: Int64 = 0
+    /// Savepoints of write scopes taken on the server (scopes that wrote nothing take none).
+    private(set) var savepointsOnServer = 0
     /// How many times statements of the engine's own asked for the row path's writes.
     private(set) var handOverCount = 0
     /// The write scopes open inside the transaction, innermost last: their savepoints' names,
@@ -143,6 +145,7 @@ final class PostgresEngine {
     /// writes nowhere else), so each stands where its scope began.
     func openScopesOnServer() throws(StoreError) {
         for i in scopes.indices where !scopes[i].isOnServer {
+            savepointsOnServer += 1
             try connection.savepoint(scopes[i].name)
             scopes[i].isOnServer = true
         }

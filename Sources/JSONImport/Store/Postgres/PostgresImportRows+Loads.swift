@@ -10,6 +10,7 @@ extension PostgresImportRows {
 
     /// Runs `loads` in one round trip and applies their results.
     func run(_ loads: [Load]) throws(StoreError) {
+        if !loads.isEmpty { roundTrips += 1 }
         switch loads.count {
         case 0: return
         case 1:

@@ -171,21 +171,10 @@ extension PostgresImportRows {
         try pipeline(updates.map { rows, _ in PostgresStatement(mergeSQL(rows.plan)) })
 
         for (rows, ids) in inserts + updates {
-            for id in ids {
-                var row = rows.rows[id]!
-                row.isStored = true
-                row.isDirty = false
-                row.insertedAt = 0
-                cache.setRow(rows, id, row)
-            }
+            for id in ids { cache.markHandedOver(rows, id) }
         }
         for (table, sources) in lists {
-            for source in sources {
-                var list = table.lists[source]!
-                list.isStored = !list.targets.isEmpty
-                list.isDirty = false
-                cache.setList(table, source, list)
-            }
+            for source in sources { cache.markHandedOver(table, source) }
         }
     }
 
@@ -199,6 +188,7 @@ extension PostgresImportRows {
 
     private func pipeline(_ statements: [PostgresStatement]) throws(StoreError) {
         guard !statements.isEmpty else { return }
+        roundTrips += 1
         do {
             _ = try connection.pipeline(statements)
         } catch {
@@ -209,6 +199,7 @@ extension PostgresImportRows {
     private func copy(
         into table: String, columns: [PostgresCopyColumn], _ rows: (inout PostgresCopyWriter) throws(StoreError) -> Void
     ) throws(StoreError) {
+        roundTrips += 1
         do {
             try connection.copy(into: table, columns: columns) { writer in try rows(&writer) }
         } catch let error as StoreError {

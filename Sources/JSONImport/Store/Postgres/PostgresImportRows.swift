@@ -21,6 +21,9 @@ final class PostgresImportRows: ImportRows {
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
     private(set) var changeCount = 0
+    /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
+    /// tests of the set-based path count.
+    var roundTrips = 0
 
     init(engine: PostgresEngine) {
         self.engine = engine
@@ -191,7 +194,8 @@ final class PostgresImportRows: ImportRows {
     }
 
     private func isEmpty(table: String) throws(StoreError) -> Bool {
-        try connection.rows("SELECT 1 FROM \(table) LIMIT 1").isEmpty
+        roundTrips += 1
+        return try connection.rows("SELECT 1 FROM \(table) LIMIT 1").isEmpty
     }
 
     // MARK: Links
@@ -357,6 +361,7 @@ final class PostgresImportRows: ImportRows {
     /// holding the value). Savepoints of the importer's open scopes are taken first.
     private func writeAtOnce<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
         try engine.openScopesOnServer()
+        roundTrips += 3
         try connection.savepoint("unique_write")
         let result: T
         do {
@@ -392,6 +397,7 @@ final class PostgresImportRows: ImportRows {
     // MARK: Statements
 
     func firstInteger(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> Int64? {
+        roundTrips += 1
         guard case .integer(let value)? = try connection.rows(sql, parameters).first?.first else { return nil }
         return value
     }

@@ -38,7 +38,7 @@ final class PostgresRowCache {
         var keys: [[StoredValue]: Int64] = [:]
         var absentKeys: Set<[StoredValue]> = []
         /// Per link column: the cached rows pointing at each row.
-        var pointers: [[Int64: [Int64]]]
+        var pointers: [[Int64: Set<Int64>]]
         /// Per link column: the rows every row pointing at is cached for.
         var completePointees: [Set<Int64>]
 
@@ -60,7 +60,7 @@ final class PostgresRowCache {
         let source: EntityPlan
         var lists: [Int64: LinkList] = [:]
         /// The sources of cached lists linking to each target.
-        var sourcesByTarget: [Int64: [Int64]] = [:]
+        var sourcesByTarget: [Int64: Set<Int64>] = [:]
         /// Targets every source linking to is cached for.
         var completeTargets: Set<Int64> = []
 
@@ -117,25 +117,21 @@ final class PostgresRowCache {
     func setRow(_ entity: EntityRows, _ id: Int64, _ row: Row?) {
         let old = entity.rows[id]
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
-        if let old {
-            if let key = entity.key(of: old) { entity.keys[key] = nil }
-            for (j, target) in old.columns.enumerated() {
-                if let target { entity.pointers[j][target]?.removeAll { $0 == id } }
-            }
-        } else {
-            size += 1
-        }
         entity.rows[id] = row
-        if let row {
-            if let key = entity.key(of: row) {
-                entity.keys[key] = id
-                if entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+        // A row's key never changes: only a row coming or going moves in the key index.
+        if (old == nil) != (row == nil) {
+            size += row == nil ? -1 : 1
+            if let key = (row ?? old).flatMap(entity.key(of:)) {
+                entity.keys[key] = row == nil ? nil : id
+                if row != nil, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
             }
-            for (j, target) in row.columns.enumerated() {
-                if let target { entity.pointers[j][target, default: []].append(id) }
-            }
-        } else if old != nil {
-            size -= 1
+        }
+        for j in entity.pointers.indices {
+            let was = old?.columns[j] ?? nil
+            let now = row?.columns[j] ?? nil
+            guard was != now else { continue }
+            if let was { entity.pointers[j][was]?.remove(id) }
+            if let now { entity.pointers[j][now, default: []].insert(id) }
         }
     }
 
@@ -144,6 +140,16 @@ final class PostgresRowCache {
     func cacheStored(_ entity: EntityRows, _ id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool) {
         guard entity.rows[id] == nil else { return }
         setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
+    }
+
+    /// Marks the row `id` as handed over: the server's copy is the cache's.
+    func markHandedOver(_ entity: EntityRows, _ id: Int64) {
+        guard var row = entity.rows[id] else { return }
+        if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
+        row.isStored = true
+        row.isDirty = false
+        row.insertedAt = 0
+        entity.rows[id] = row
     }
 
     func setAbsent(_ entity: EntityRows, _ key: [StoredValue], _ isAbsent: Bool) {
@@ -165,16 +171,25 @@ final class PostgresRowCache {
         let old = table.lists[source]
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
         if let old {
-            for target in old.targets { table.sourcesByTarget[target]?.removeAll { $0 == source } }
+            for target in old.targets { table.sourcesByTarget[target]?.remove(source) }
         } else {
             size += 1
         }
         table.lists[source] = list
         if let list {
-            for target in list.targets { table.sourcesByTarget[target, default: []].append(source) }
+            for target in list.targets { table.sourcesByTarget[target, default: []].insert(source) }
         } else if old != nil {
             size -= 1
         }
+    }
+
+    /// Marks the links of `source` as handed over.
+    func markHandedOver(_ table: LinkTable, _ source: Int64) {
+        guard var list = table.lists[source] else { return }
+        if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
+        list.isStored = !list.targets.isEmpty
+        list.isDirty = false
+        table.lists[source] = list
     }
 
     func markComplete(_ table: LinkTable, target: Int64) {

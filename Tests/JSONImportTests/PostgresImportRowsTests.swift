@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import JSONImport
+
+/// The set-based import path of the PostgreSQL store: a batch's round trips do not grow with
+/// its records, records left out under `skip` take no savepoint on the server, and every
+/// import stores what SQLite stores.
+@Suite(
+    .tags(.postgres),
+    .enabled(
+        if: TestPostgres.url != nil,
+        "JSONIMPORT_TEST_POSTGRES names no PostgreSQL server (bash Scripts/test.sh starts a throwaway one)"))
+struct PostgresImportRowsTests {
+    static let yaml = """
+        version: 1
+        entities:
+          User:
+            primaryKey: id
+            attributes: { id: int, login: string, score: double, joined: date }
+            relationships:
+              address:   { to: Address, kind: one }
+              repos:     { to: Repo, kind: many }
+              followers: { to: User, kind: many, key: follower_ids, by: id }
+          Address:
+            attributes: { city: string }
+          Repo:
+            primaryKey: id
+            cleanup: orphans
+            attributes: { id: int, name: string }
+            relationships:
+              owner: { to: User, kind: one, inverse: repos }
+              tags:  { to: Tag, kind: many }
+          Tag:
+            primaryKey: name
+            attributes: { name: string }
+        """
+
+    /// `count` users, each with an address, two repos with tags shared among users, and
+    /// followers of whom some are not in the payload (stubs). `round` changes every third
+    /// user's fields, address, repos and followers.
+    static func users(_ count: Int, round: Int = 0) -> String {
+        let records = (1...count).map { i in
+            let changed = round > 0 && i % 3 == 0
+            let login = changed ? "user\(i)-\(round)" : "user\(i)"
+            let repos = (0..<2).map { r in
+                let id = i * 10 + r + (changed && r == 1 ? 5 : 0)
+                return #"{"id": \#(id), "name": "r\#(id)", "tags": [{"name": "t\#((i + r) % 9)"}, {"name": "u\#(i % 50)"}]}"#
+            }
+            let followers = changed ? [i + 1, count + i] : [i % count + 1, count + 2 * i, 1]
+            return #"{"id": \#(i), "login": "\#(login)", "score": \#(Double(i) / 4), "joined": "2024-01-0\#(i % 9 + 1)T10:00:00.123456Z", "#
+                + #""address": {"city": "\#(changed ? "Oslo" : "Rome")"}, "repos": [\#(repos.joined(separator: ", "))], "#
+                + #""follower_ids": \#(followers)}"#
+        }
+        return "[" + records.joined(separator: ",\n") + "]"
+    }
+
+    /// A mapper on a SQLite store in memory and one on the PostgreSQL schema at `url`.
+    private static func mappers(_ url: String) throws -> (sqlite: Mapper, postgres: Mapper) {
+        let spec = try MappingSpec.load(yaml: yaml, file: "test.yml")
+        return (try Mapper(spec: spec, store: .inMemory), try Mapper(spec: spec, store: .postgres(URL(string: url)!)))
+    }
+
+    private static func engine(_ mapper: Mapper) throws -> PostgresEngine {
+        try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
+    }
+
+    /// Imports `json` into both stores and expects the same report counts and the same export.
+    @discardableResult
+    private static func importBoth(
+        _ json: String, _ mappers: (sqlite: Mapper, postgres: Mapper), options: ImportOptions = .default,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> ImportReport {
+        let expected = try mappers.sqlite.importData(Data(json.utf8), as: "User", options: options)
+        let report = try mappers.postgres.importData(Data(json.utf8), as: "User", options: options)
+        for entity in ["User", "Address", "Repo", "Tag"] {
+            #expect(report.counts(for: entity) == expected.counts(for: entity), "\(entity)", sourceLocation: sourceLocation)
+        }
+        #expect(report.skipped == expected.skipped, sourceLocation: sourceLocation)
+        #expect(report.errors.map(\.description) == expected.errors.map(\.description), sourceLocation: sourceLocation)
+        for entity in ["User", "Repo", "Tag"] {
+            let request = ExportRequest(entity: entity, depth: 3)
+            let exported = String(decoding: try mappers.postgres.exportData(request), as: UTF8.self)
+            #expect(exported == String(decoding: try mappers.sqlite.exportData(request), as: UTF8.self), "\(entity)",
+                sourceLocation: sourceLocation)
+        }
+        return report
+    }
+
+    @Test func aBatchTakesAsManyRoundTripsForHundredsOfRecordsAsForAFew() throws {
+        var trips: [[Int]] = []
+        for count in [12, 600] {
+            try TestPostgres.withSchema { url, _ in
+                let mappers = try Self.mappers(url)
+                try Self.importBoth(Self.users(count), mappers)
+                let rows = try Self.engine(mappers.postgres).rowPath
+                var counts: [Int] = []
+                for round in 1...2 {
+                    let start = rows.roundTrips
+                    try Self.importBoth(Self.users(count, round: round), mappers)
+                    counts.append(rows.roundTrips - start)
+                }
+                trips.append(counts)
+            }
+        }
+        #expect(trips[0] == trips[1], "round trips of the row path per import, by size")
+        #expect(trips[0].allSatisfy { $0 <= 40 }, "\(trips[0])")
+    }
+
+    @Test func recordsLeftOutUnderSkipTakeNoSavepointOnTheServer() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(40), mappers)
+            // Every fifth record fails in a nested record, after its user, address and first
+            // repo were written: hundreds of records left out, more than the server's 64
+            // subtransactions that fit in its cache.
+            var records = (1...400).map { i in
+                #"{"id": \#(i), "login": "v\#(i)", "address": {"city": "C\#(i)"}, "repos": [{"id": \#(i * 10), "name": "n", "tags": [{"name": "k"}]}, "#
+                    + #"{"id": \#(i * 10 + 1), "name": "m", "tags": [\#(i % 5 == 0 ? #"{"name": null}"# : #"{"name": "z\#(i % 7)"}"#)]}], "#
+                    + #""follower_ids": [\#(i % 40 + 1), \#(1000 + i)]}"#
+            }
+            records.append(#"{"id": 2, "score": "not a number"}"#)
+            let before = try Self.engine(mappers.postgres).savepointsOnServer
+            let report = try Self.importBoth("[" + records.joined(separator: ",") + "]", mappers, options: .init(onError: .skip))
+            #expect(report.skipped == 81)
+            #expect(try Self.engine(mappers.postgres).savepointsOnServer == before)
+        }
+    }
+
+    @Test func aRecordLeftOutAfterAWriteAtOnceIsUndoneOnTheServerToo() throws {
+        try TestPostgres.withSchema { url, _ in
+            let yaml = """
+                version: 1
+                entities:
+                  User:
+                    primaryKey: id
+                    attributes: { id: int, email: { type: string, unique: true } }
+                    relationships:
+                      team: { to: Team, kind: one }
+                  Team:
+                    primaryKey: id
+                    attributes: { id: int, name: string }
+                """
+            let spec = try MappingSpec.load(yaml: yaml, file: "test.yml")
+            let mappers = (sqlite: try Mapper(spec: spec, store: .inMemory), postgres: try Mapper(spec: spec, store: .postgres(URL(string: url)!)))
+            // Users are written at once (a unique attribute); the third fails in its team after
+            // its own row went to the server.
+            let json = """
+                [{"id": 1, "email": "a@x", "team": {"id": 7, "name": "seven"}},
+                 {"id": 2, "email": "b@x", "team": {"id": 8, "name": "eight"}},
+                 {"id": 3, "email": "c@x", "team": {"id": "nine"}},
+                 {"id": 4, "email": "c@x", "team": {"id": 7, "name": "seven"}}]
+                """
+            let expected = try mappers.sqlite.importData(Data(json.utf8), as: "User", options: .init(onError: .skip))
+            let report = try mappers.postgres.importData(Data(json.utf8), as: "User", options: .init(onError: .skip))
+            #expect(report.skipped == 1 && expected.skipped == 1)
+            #expect(report.counts(for: "User") == expected.counts(for: "User"))
+            for entity in ["User", "Team"] {
+                let request = ExportRequest(entity: entity, depth: 2)
+                #expect(try mappers.postgres.exportData(request) == mappers.sqlite.exportData(request), "\(entity)")
+            }
+            #expect(try Self.engine(mappers.postgres).savepointsOnServer > 0)
+        }
+    }
+}
