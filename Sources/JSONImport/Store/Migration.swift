@@ -50,12 +50,17 @@ enum Migration {
         var statements: [String] = []
         var rebuilt: Set<String> = []
 
+        // A seen table (PostgreSQL) comes and goes with its entity's table: no change of its own.
         for table in new.tables.keys.sorted() where old.tables[table] == nil {
-            changes.append(.init(description: "add table \(table)", losesData: false))
+            if !StorageSchema.isSeenTable(table, among: new.tables.keys) {
+                changes.append(.init(description: "add table \(table)", losesData: false))
+            }
             statements.append(new.creates[table]!)
         }
         for table in old.tables.keys.sorted() where new.tables[table] == nil {
-            changes.append(.init(description: "remove table \(table) and its rows", losesData: true))
+            if !StorageSchema.isSeenTable(table, among: old.tables.keys) {
+                changes.append(.init(description: "remove table \(table) and its rows", losesData: true))
+            }
             statements.append("DROP TABLE \(quote(table))")
         }
         for table in new.tables.keys.sorted() {

@@ -36,12 +36,28 @@ public struct StorageSchema: Sendable, Hashable {
         for entity in spec.entities {
             result.append(createTable(entity))
             result += indexes(entity)
+            if dialect == .postgres && entity.hasTimestamps {
+                result.append(
+                    "CREATE TABLE \(quote(Self.seenTable(of: entity.table))) (\"_id\" int8 PRIMARY KEY, \"_seen_at\" timestamptz NOT NULL) "
+                        + "WITH (fillfactor = 50)")
+            }
         }
         for link in spec.links {
             guard case .linkTable(let name) = link.storage else { continue }
             result += linkTable(name, link)
         }
         return result
+    }
+
+    /// The table where PostgreSQL keeps when rows of the entity table `table` were last seen
+    /// unchanged: `_seen_at` of a row is the later of its column and its row here. An import
+    /// that sees a row without changing it writes this narrow row, not the whole row again
+    /// (MVCC copies a row on every update).
+    static func seenTable(of table: String) -> String { table + "__seen" }
+
+    /// Whether `table` is the seen table of an entity table among `tables`.
+    static func isSeenTable(_ table: String, among tables: some Collection<String>) -> Bool {
+        table.hasSuffix("__seen") && tables.contains(String(table.dropLast("__seen".count)))
     }
 
     /// The columns of `entity`'s table, in table order.

@@ -130,12 +130,24 @@ extension Store {
             sql += " WHERE \(plan.rowID) = ?"
             values.append(.integer(row))
         }
+        // PostgreSQL keeps later sightings in the seen table: they go into the column first.
+        if field == "_seen_at" && engine.dialect == .postgres {
+            let only = row.map { [StoredValue.integer($0)] } ?? []
+            try engine.run(
+                "UPDATE \(plan.table) SET \"_seen_at\" = \(PostgresEngine.seenAt(plan.spec, alias: plan.table))"
+                    + (row == nil ? "" : " WHERE \(plan.rowID) = ?"), only)
+            try engine.run(
+                "DELETE FROM \(quote(StorageSchema.seenTable(of: plan.spec.table)))" + (row == nil ? "" : " WHERE \"_id\" = ?"), only)
+        }
         try engine.run(sql, values)
     }
 
     /// The quoted column of `field`, one of the fields ``storedFields(of:)`` lists, or `_id`.
     private func column(of entity: EntityPlan, field: String) throws -> String {
         if field == "_id" { return entity.rowID }
+        if field == "_seen_at" && engine.dialect == .postgres && entity.spec.hasTimestamps {
+            return PostgresEngine.seenAt(entity.spec, alias: entity.table)
+        }
         if let relationship = entity.relationships.first(where: { $0.spec.name == field }), let column = relationship.columnName {
             return quote(column)
         }

@@ -53,7 +53,7 @@ final class PostgresDeletionEngine: DeletionEngine {
             select = query.text
             parameters = query.parameters
         case .seenBefore(let time):
-            select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < $1"
+            select = "SELECT r.\(entity.rowID) FROM \(entity.table) AS r WHERE \(PostgresEngine.seenAt(entity.spec, alias: "r")) < $1"
             parameters = [.real(time)]
         case .notKept:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: keptTable)
@@ -114,10 +114,15 @@ final class PostgresDeletionEngine: DeletionEngine {
         let delete = PostgresStatement(
             "WITH gone AS (DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (\(marked)) RETURNING "
                 + ([entity.rowID] + keys).joined(separator: ", ") + ") SELECT * FROM gone ORDER BY 1")
-        let results = try pipeline(shared.dropLinks(to: entity, from: marked).map { PostgresStatement($0) } + [delete])
+        var statements = shared.dropLinks(to: entity, from: marked).map { PostgresStatement($0) } + [delete]
+        if entity.spec.hasTimestamps {
+            statements.append(PostgresStatement(
+                "DELETE FROM \(quote(StorageSchema.seenTable(of: entity.spec.table))) WHERE \"_id\" IN (\(marked))"))
+        }
+        let results = try pipeline(statements)
         var rows: [Int64] = []
         var keyValues: [[StoredValue]] = []
-        for row in results.last!.rows {
+        for row in results[statements.count - (entity.spec.hasTimestamps ? 2 : 1)].rows {
             guard case .integer(let id) = row[0] else { continue }
             rows.append(id)
             if readingKeys { keyValues.append(Array(row.dropFirst())) }

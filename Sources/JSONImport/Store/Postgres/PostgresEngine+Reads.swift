@@ -137,16 +137,17 @@ extension PostgresEngine {
     func attributeRows(_ entity: EntityPlan, rows: [Int64], meta: Bool) throws(StoreError) -> [Int64: [StoredValue]] {
         try handOverPendingWrites()
         let spec = entity.spec
-        var columns = spec.attributes.map { quote($0.name) }
+        var columns = spec.attributes.map { "r.\(quote($0.name))" }
         if meta {
-            columns += spec.hasTimestamps ? ["\"_created_at\"", "\"_updated_at\"", "\"_seen_at\""] : ["NULL", "NULL", "NULL"]
+            columns += spec.hasTimestamps
+                ? ["r.\"_created_at\"", "r.\"_updated_at\"", Self.seenAt(spec, alias: "r")] : ["NULL", "NULL", "NULL"]
             // `_stub` is a bool, read as 0 or 1; an owned row is never a stub.
-            columns.append(spec.isOwned ? "0" : "\"_stub\"")
+            columns.append(spec.isOwned ? "0" : "r.\"_stub\"")
         }
         var stored: [Int64: [StoredValue]] = [:]
         guard !rows.isEmpty else { return stored }
         let found = try connection.rows(
-            "SELECT \(entity.rowID), \(columns.joined(separator: ", ")) FROM \(entity.table) WHERE \(entity.rowID) = ANY($1::int8[])",
+            "SELECT r.\(entity.rowID), \(columns.joined(separator: ", ")) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])",
             [Self.array(rows)])
         for values in found {
             guard case .integer(let row) = values[0] else { continue }

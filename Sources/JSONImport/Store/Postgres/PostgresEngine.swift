@@ -238,12 +238,28 @@ final class PostgresEngine {
 
     // MARK: Bookkeeping
 
+    /// `_seen_at` goes to the entity's seen table: the rows an import saw unchanged keep their
+    /// own copy as it is.
     func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError) {
         try handOverPendingWrites()
         guard !rows.isEmpty else { return }
+        if column == Store.Timestamp.seenAt.rawValue {
+            try connection.run(
+                "INSERT INTO \(quote(StorageSchema.seenTable(of: entity.spec.table))) (\"_id\", \"_seen_at\") "
+                    + "SELECT unnest($2::int8[]), $1 ON CONFLICT (\"_id\") DO UPDATE SET \"_seen_at\" = EXCLUDED.\"_seen_at\"",
+                [value, Self.array(rows)])
+            return
+        }
         try connection.run(
             "UPDATE \(entity.table) SET \(quote(column)) = $1 WHERE \(entity.rowID) = ANY($2::int8[])",
             [value, Self.array(rows)])
+    }
+
+    /// The `_seen_at` of the row of `entity` named `alias` in a statement: the later of its
+    /// column and its row in the seen table.
+    static func seenAt(_ entity: EntitySpec, alias: String) -> String {
+        "greatest(\(alias).\"_seen_at\", (SELECT s.\"_seen_at\" FROM \(quote(StorageSchema.seenTable(of: entity.table))) AS s "
+            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))))"
     }
 
     /// Row ids as one `int8[]` parameter (its text form, `{1,2,3}`).
