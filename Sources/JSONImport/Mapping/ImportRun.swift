@@ -75,10 +75,7 @@ struct ImportRun {
                         maxSize: options.maxPayloadSize)
                     if source == .file("-") { reader.stdinCopy = stdinCopy }
                     meter?.start(source)
-                    try reader.forEachRecord(batch: { records in
-                        try importer.finishBatch()
-                        try importer.prefetch(records, entity)
-                    }) { record in
+                    try reader.forEachRecord(batch: { records in try importer.beginBatch(records, entity) }) { record in
                         try cancellation?.check()
                         report.records += 1
                         meter?.advance(to: record.offset, records: report.records)

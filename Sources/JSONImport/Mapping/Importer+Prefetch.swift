@@ -1,9 +1,10 @@
 /// Reading ahead for a batch of root records (a row path that reads in sets, SPEC 6): the
 /// primary keys the records and their nested records and references name, per entity.
 extension Importer {
-    /// Has the row path read ahead what importing `records` (root records of `entity`) will
-    /// read. Values that do not convert are left out: importing the record reports them.
-    func prefetch(_ records: [JSONValue], _ entity: EntityPlan) throws(StoreError) {
+    /// Tells the row path a batch of records begins, `records` (root records of `entity`), so it
+    /// reads ahead what importing them will read. Values that do not convert are left out:
+    /// importing the record reports them.
+    func beginBatch(_ records: [JSONValue], _ entity: EntityPlan) throws(StoreError) {
         guard rows.readsAhead else { return }
         var keys = [Set<[StoredValue]>](repeating: [], count: plan.entities.count)
         for record in records {
@@ -12,12 +13,7 @@ extension Importer {
             gatherKeys(record, entity, into: &keys)
         }
         memberCursor = JSONValue.MemberCursor()
-        try rows.prefetch(keys.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) })
-    }
-
-    /// The records of the last batch were imported.
-    func finishBatch() throws(StoreError) {
-        try rows.finishBatch()
+        try rows.beginBatch(keys.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) })
     }
 
     private func gatherKeys(_ json: JSONValue, _ entity: EntityPlan, into keys: inout [Set<[StoredValue]>]) {

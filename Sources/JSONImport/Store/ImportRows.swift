@@ -75,16 +75,14 @@ protocol ImportRows: AnyObject {
 
     // MARK: Batches
 
-    /// Whether ``prefetch(_:)`` reads anything: the importer gathers a batch's keys only then.
+    /// Whether ``beginBatch(_:)`` does anything: the importer gathers a batch's keys only then.
     var readsAhead: Bool { get }
 
-    /// Reads ahead what importing a batch of records will read: the rows with these primary
-    /// keys (per entity, values as ``Value/stored`` gives them) and what the importer reads of
-    /// them. A row path that reads one row at a time ignores it.
-    func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError)
-
-    /// The records read ahead for were imported: a row path holding writes may hand them over.
-    func finishBatch() throws(StoreError)
+    /// A batch of records is about to be imported, the last one's are done: reads ahead what
+    /// importing the batch will read, the rows with these primary keys (per entity, values as
+    /// ``Value/stored`` gives them) and what the importer reads of them. A row path that holds
+    /// writes may hand the last batch's over. A row path that reads one row at a time ignores it.
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError)
 
     // MARK: Link table indexes
 

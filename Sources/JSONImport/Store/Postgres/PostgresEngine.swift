@@ -83,7 +83,8 @@ final class PostgresEngine {
     // MARK: Transactions
 
     func transaction<T>(_ kind: TransactionKind, deciding body: () throws -> ScopeOutcome<T>) throws -> T {
-        guard !connection.isInTransaction else {
+        // A hand-over in the background runs inside the write transaction, on the connection.
+        guard rowPath.background == nil && !connection.isInTransaction else {
             return kind == .read ? try body().value : try savepoint(body)
         }
         transactionNumber += 1
@@ -160,16 +161,22 @@ final class PostgresEngine {
     }
 
     private func rollBack() {
+        try? rowPath.finishBackgroundHandOver()
         if connection.isInTransaction { try? connection.rollback() }
     }
 
     private func rollBack(to savepoint: String) {
+        try? rowPath.finishBackgroundHandOver()
         guard connection.isInTransaction else { return }
         try? connection.rollbackTo(savepoint)
         try? connection.release(savepoint)
     }
 
-    var isInTransaction: Bool { connection.isInTransaction }
+    /// A failed transaction counts as none: nothing more can happen in it, and an error that
+    /// failed it is the store's, not a record's.
+    var isInTransaction: Bool {
+        rowPath.background != nil || (connection.isInTransaction && !connection.isInFailedTransaction)
+    }
 
     /// The store declares no foreign keys: nothing to turn off.
     func enforceForeignKeys(_ isOn: Bool) throws(StoreError) {}

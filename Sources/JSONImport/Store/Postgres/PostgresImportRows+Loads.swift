@@ -10,7 +10,9 @@ extension PostgresImportRows {
 
     /// Runs `loads` in one round trip and applies their results.
     func run(_ loads: [Load]) throws(StoreError) {
-        if !loads.isEmpty { roundTrips += 1 }
+        guard !loads.isEmpty else { return }
+        try finishBackgroundHandOver()
+        roundTrips += 1
         switch loads.count {
         case 0: return
         case 1:

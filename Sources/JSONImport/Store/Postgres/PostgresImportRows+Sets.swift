@@ -1,3 +1,5 @@
+import Foundation
+
 /// The set-based halves of the row path: reading ahead what a batch of records will read, and
 /// handing the writes held to the server.
 extension PostgresImportRows {
@@ -11,7 +13,7 @@ extension PostgresImportRows {
     /// Reads in one round trip the rows with the keys a batch of records names, then in one
     /// round trip per level what the importer reads of those rows: their owned rows, link
     /// lists, the rows pointing at them and the rows their one ↔ one targets are taken from.
-    func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
+    private func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
         let keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
             (entity, entityKeys.map { key in zip(key, entity.keySlots).map { Self.asStored($0, entity.attributes[$1].spec.type) } })
         }
@@ -102,11 +104,57 @@ extension PostgresImportRows {
 
     // MARK: Handing over
 
-    /// Writes what the cache holds that the server lacks: new rows with one binary `COPY` per
-    /// table, changed rows with a `COPY` into a temporary staging table and one
-    /// `UPDATE … FROM` per table, changed link lists by removing the sources' links and
-    /// copying their lists in. Savepoints of the importer's open scopes are taken first.
+    /// The writes of one hand-over, taken from the cache: statements and rows to copy, in the
+    /// order they run.
+    struct HandOver {
+        enum Step {
+            case statements([PostgresStatement])
+            case copy(table: String, columns: [PostgresCopyColumn], rows: [[StoredValue]])
+        }
+        var steps: [Step] = []
+    }
+
+    /// Writes what the cache holds that the server lacks (see ``takeHandOver()``), after the
+    /// hand-over running in the background, if any. Savepoints of the importer's open scopes
+    /// are taken first.
     func handOver() throws(StoreError) {
+        try finishBackgroundHandOver()
+        guard let handOver = takeHandOver() else { return }
+        try engine.openScopesOnServer()
+        try send(handOver)
+    }
+
+    /// The records of the last batch are imported: reads ahead for the next batch (see
+    /// ``prefetch(_:)``), then has the last batch's writes go to the server on a worker thread
+    /// while the importer goes on with the next. Past the cache's budget, the writes go first
+    /// and the cache is emptied (unless a scope around the import needs it to undo itself).
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
+        try finishBackgroundHandOver()
+        if cache.size > Self.cacheBudget && !cache.hasOpenScope {
+            try handOver()
+            cache.removeAll()
+        }
+        try prefetch(keys)
+        guard let handOver = takeHandOver() else { return }
+        try engine.openScopesOnServer()
+        let job = BackgroundHandOver(rows: self, handOver: handOver)
+        background = job
+        job.start()
+    }
+
+    /// Waits for the hand-over running in the background and throws its error: every use of
+    /// the connection comes after it.
+    func finishBackgroundHandOver() throws(StoreError) {
+        guard let job = background else { return }
+        background = nil
+        try job.wait()
+    }
+
+    /// The writes the server lacks, marked as handed over in the cache: new rows with one binary
+    /// `COPY` per table; changed rows with a `COPY` into a temporary staging table and one
+    /// `UPDATE … FROM` per table; changed link lists by removing their sources' links and
+    /// copying the lists in. `nil` when there are none.
+    func takeHandOver() -> HandOver? {
         var inserts: [(PostgresRowCache.EntityRows, [Int64])] = []
         var updates: [(PostgresRowCache.EntityRows, [Int64])] = []
         for case let rows? in cache.entities {
@@ -123,9 +171,9 @@ extension PostgresImportRows {
             let dirty = table.lists.compactMap { $0.value.isDirty ? $0.key : nil }
             if !dirty.isEmpty { lists.append((table, dirty.sorted())) }
         }
-        guard !inserts.isEmpty || !updates.isEmpty || !lists.isEmpty else { return }
-        try engine.openScopesOnServer()
+        guard !inserts.isEmpty || !updates.isEmpty || !lists.isEmpty else { return nil }
 
+        var handOver = HandOver()
         var first: [PostgresStatement] = []
         for (rows, _) in updates {
             let stage = quote(Self.stageName(rows.plan))
@@ -142,33 +190,32 @@ extension PostgresImportRows {
                     "DELETE FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])", [PostgresEngine.array(stored)]))
             }
         }
-        try pipeline(first)
-
+        handOver.steps.append(.statements(first))
         for (rows, ids) in updates {
-            try copy(into: Self.stageName(rows.plan), columns: stageColumns(rows.plan)) { (writer) throws(StoreError) in
-                for id in ids { try writer.appendRow(stageValues(rows.plan, id: id, rows.rows[id]!)) }
-            }
+            handOver.steps.append(.copy(
+                table: Self.stageName(rows.plan), columns: stageColumns(rows.plan),
+                rows: ids.map { stageValues(rows.plan, id: $0, rows.rows[$0]!) }))
         }
         // A one ↔ one target moving between rows: its old holder lets go first, so the unique
         // link column never holds it twice on the way.
-        try pipeline(updates.flatMap { rows, _ in releaseSQL(rows.plan).map { PostgresStatement($0) } })
+        handOver.steps.append(.statements(updates.flatMap { rows, _ in releaseSQL(rows.plan).map { PostgresStatement($0) } }))
         for (rows, ids) in inserts {
-            try copy(into: rows.plan.spec.table, columns: insertColumns(rows.plan)) { (writer) throws(StoreError) in
-                for id in ids { try writer.appendRow(insertValues(rows.plan, id: id, rows.rows[id]!)) }
-            }
+            handOver.steps.append(.copy(
+                table: rows.plan.spec.table, columns: insertColumns(rows.plan),
+                rows: ids.map { insertValues(rows.plan, id: $0, rows.rows[$0]!) }))
         }
         let linkColumns = [PostgresCopyColumn("source", .int8), PostgresCopyColumn("target", .int8), PostgresCopyColumn("position", .int8)]
         for (table, sources) in lists {
-            try copy(into: table.name, columns: linkColumns) { (writer) throws(StoreError) in
-                for source in sources {
-                    let list = table.lists[source]!
-                    for (target, position) in zip(list.targets, list.positions) {
-                        try writer.appendRow([.integer(source), .integer(target), .integer(position)])
-                    }
+            var links: [[StoredValue]] = []
+            for source in sources {
+                let list = table.lists[source]!
+                for (target, position) in zip(list.targets, list.positions) {
+                    links.append([.integer(source), .integer(target), .integer(position)])
                 }
             }
+            if !links.isEmpty { handOver.steps.append(.copy(table: table.name, columns: linkColumns, rows: links)) }
         }
-        try pipeline(updates.map { rows, _ in PostgresStatement(mergeSQL(rows.plan)) })
+        handOver.steps.append(.statements(updates.map { rows, _ in PostgresStatement(mergeSQL(rows.plan)) }))
 
         for (rows, ids) in inserts + updates {
             for id in ids { cache.markHandedOver(rows, id) }
@@ -176,14 +223,21 @@ extension PostgresImportRows {
         for (table, sources) in lists {
             for source in sources { cache.markHandedOver(table, source) }
         }
+        return handOver
     }
 
-    /// The records of a batch are imported: their writes are handed over once the cache has
-    /// grown past its budget, and it is emptied.
-    func finishBatch() throws(StoreError) {
-        guard cache.size > Self.cacheBudget, !cache.hasOpenScope else { return }
-        try handOver()
-        cache.removeAll()
+    /// Runs the steps of `handOver` on the connection.
+    func send(_ handOver: HandOver) throws(StoreError) {
+        for step in handOver.steps {
+            switch step {
+            case .statements(let statements):
+                try pipeline(statements)
+            case .copy(let table, let columns, let rows):
+                try copy(into: table, columns: columns) { (writer) throws(StoreError) in
+                    for row in rows { try writer.appendRow(row) }
+                }
+            }
+        }
     }
 
     private func pipeline(_ statements: [PostgresStatement]) throws(StoreError) {
@@ -288,5 +342,39 @@ extension PostgresImportRows {
         let stage = quote(Self.stageName(entity))
         return "UPDATE \(entity.table) AS t SET " + sets.map { "\(quote($0)) = s.\(quote($0))" }.joined(separator: ", ")
             + " FROM \(stage) AS s WHERE t.\(entity.rowID) = s.\(entity.rowID)"
+    }
+}
+
+/// A hand-over running on a worker thread. The connection is the worker's until ``wait()``
+/// returns: the row path waits for it before any other use of the connection, and the worker
+/// touches nothing else of the row path.
+final class BackgroundHandOver: @unchecked Sendable {
+    private unowned let rows: PostgresImportRows
+    private let handOver: PostgresImportRows.HandOver
+    private let done = DispatchSemaphore(value: 0)
+    /// Written by the worker before it signals `done`, read after.
+    private var error: StoreError?
+
+    init(rows: PostgresImportRows, handOver: PostgresImportRows.HandOver) {
+        self.rows = rows
+        self.handOver = handOver
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            do throws(StoreError) {
+                try rows.send(handOver)
+            } catch {
+                self.error = error
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the worker; throws the error the hand-over failed with.
+    func wait() throws(StoreError) {
+        done.wait()
+        if let error { throw error }
     }
 }

@@ -1,5 +1,5 @@
 /// The importer's row path on PostgreSQL, set-based: reads come from a cache
-/// (``PostgresRowCache``) that ``prefetch(_:)`` fills for a whole batch of records in a few
+/// (``PostgresRowCache``) that ``beginBatch(_:)`` fills for a whole batch of records in a few
 /// statements, and writes go to the cache, to be handed to the server in sets
 /// (``handOver()``: binary `COPY` and one `UPDATE … FROM` per table). Round trips per batch
 /// do not grow with its size.
@@ -24,6 +24,8 @@ final class PostgresImportRows: ImportRows {
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
+    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:)``).
+    var background: BackgroundHandOver?
 
     init(engine: PostgresEngine) {
         self.engine = engine
@@ -31,6 +33,7 @@ final class PostgresImportRows: ImportRows {
 
     /// The transaction ended: what the cache holds is forgotten.
     func reset() {
+        try? finishBackgroundHandOver()
         cache.removeAll()
     }
 
@@ -194,6 +197,7 @@ final class PostgresImportRows: ImportRows {
     }
 
     private func isEmpty(table: String) throws(StoreError) -> Bool {
+        try finishBackgroundHandOver()
         roundTrips += 1
         return try connection.rows("SELECT 1 FROM \(table) LIMIT 1").isEmpty
     }
@@ -360,6 +364,7 @@ final class PostgresImportRows: ImportRows {
     /// the statement and not the transaction, as in SQLite (the importer then names the row
     /// holding the value). Savepoints of the importer's open scopes are taken first.
     private func writeAtOnce<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try finishBackgroundHandOver()
         try engine.openScopesOnServer()
         roundTrips += 3
         try connection.savepoint("unique_write")
@@ -397,6 +402,7 @@ final class PostgresImportRows: ImportRows {
     // MARK: Statements
 
     func firstInteger(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> Int64? {
+        try finishBackgroundHandOver()
         roundTrips += 1
         guard case .integer(let value)? = try connection.rows(sql, parameters).first?.first else { return nil }
         return value

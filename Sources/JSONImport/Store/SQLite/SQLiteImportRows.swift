@@ -180,13 +180,11 @@ final class SQLiteImportRows: ImportRows {
 
     // MARK: Batches
 
-    /// Reads are one statement each, answered from SQLite's page cache: nothing to read ahead.
+    /// Reads are one statement each, answered from SQLite's page cache, and writes go to SQLite
+    /// as they come: nothing to read ahead or hand over.
     var readsAhead: Bool { false }
 
-    func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {}
-
-    /// Writes go to SQLite as they come.
-    func finishBatch() throws(StoreError) {}
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {}
 
     // MARK: Link table indexes
 
