@@ -35,15 +35,15 @@ after the scenario, over its wall time; the ratios compare wall times. Client CP
 measured process used (GNU time); server CPU is what the server's processes used meanwhile
 (read from /proc, so only for a server on this machine that this user can see).
 """
+import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import argparse
-import shutil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
@@ -136,7 +136,8 @@ class Server:
         """Rows per table of `schema`, in table order."""
         tables = self.tables(schema)
         sql = " UNION ALL ".join(f"SELECT {literal(t)}, count(*) FROM {ident(schema)}.{ident(t)}" for t in tables)
-        return {t: int(n) for t, n in self.rows(sql)}
+        found = {t: int(n) for t, n in self.rows(sql)}
+        return {t: found[t] for t in tables}
 
     def columns(self, schema):
         """Per table: its column definitions (name, type, collation), in column order."""
@@ -325,6 +326,7 @@ def split(payload, scratch, parts):
                     cross += owner[f] != k
                 else:
                     named.setdefault(("stub", f), set()).add(k)
+
     def shared(kind):
         keys = [parts_ for (what, _), parts_ in named.items() if what == kind]
         return sum(len(p) > 1 for p in keys), len(keys)
