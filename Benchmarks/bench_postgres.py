@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
 
@@ -368,6 +369,8 @@ def main():
     parser.add_argument("--cleanup-rows", type=int, default=1_000_000)
     parser.add_argument("--cleanup-orphans", type=int, default=100_000)
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
 
     scratch = tempfile.mkdtemp(prefix="jsonimport-bench-pg-")
     server = None
@@ -461,9 +464,10 @@ def run(args, scratch, server, ours, mapping):
     print(floor_note + ".")
     for note in notes:
         print(note + ".")
-    print(f"Median of {args.runs} run{'s' if args.runs != 1 else ''}, alternating programs. 'ratio' divides the medians, 'per round' is the median "
-          "of the ratios within each round; targets are judged on 'per round'. Concurrent rows: the ratio is one "
-          "importer's wall time over the group's (aggregate rows/s over one importer's); client CPU sums the group.\n")
+    print(f"Median of {args.runs} run{'s' if args.runs != 1 else ''}, alternating programs. 'ratio' divides the "
+          "medians, 'per round' is the median of the ratios within each round; targets are judged on 'per round'. "
+          "Concurrent rows: the ratio is one importer's wall time over the group's (aggregate rows/s over one "
+          "importer's); client CPU sums the group.\n")
     print("| scenario | program | wall (s) | rows/s | MB/s | peak memory (MB) | client CPU (s) | server CPU (s) "
           "| ratio | per round | target | met |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
@@ -494,7 +498,8 @@ def run(args, scratch, server, ours, mapping):
         single = [s[0] for s in concurrency[1]]
         for parts, s in concurrency.items():
             wall, timing, usage = cells(s, rows)
-            label = "1 importer, whole file" if parts == 1 else f"{parts} importers at once, disjoint {'halves' if parts == 2 else 'quarters'}"
+            label = ("1 importer, whole file" if parts == 1
+                     else f"{parts} importers at once, disjoint {'halves' if parts == 2 else 'quarters'}")
             per_round = statistics.median(one / w for (w, *_), one in zip(s, single))
             target = f"≥ {CONCURRENCY_TARGET}×" if parts > 1 else ""
             met = ("yes" if per_round >= CONCURRENCY_TARGET else "no") if parts > 1 else ""

@@ -72,7 +72,8 @@ func postgresTarget(_ url: URL) -> (connection: String, schema: String) {
     var kept: [Substring] = []
     for pair in text[text.index(after: mark)...].split(separator: "&") {
         if pair.hasPrefix("schema=") {
-            schema = String(pair.dropFirst("schema=".count)).removingPercentEncoding ?? String(pair.dropFirst(7))
+            let value = String(pair.dropFirst("schema=".count))
+            schema = value.removingPercentEncoding ?? value
         } else {
             kept.append(pair)
         }
