@@ -37,13 +37,24 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+# GNU time's report, on the last line of what it prints: wall seconds, peak RSS (KB), user and
+# system CPU seconds.
+TIME = ["/usr/bin/time", "-f", "%e %M %U %S"]
+
+
+def time_report(cmd, returncode, stderr):
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) from TIME's output."""
+    if returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{stderr[-2000:]}")
+    wall, rss, user, system = stderr.strip().splitlines()[-1].split()
+    return float(wall), int(rss) / 1024, float(user) + float(system)
+
+
 def timed(cmd, env=None):
     """Wall seconds and peak RSS (MB) of one run, measured by GNU time."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{out.stderr[-2000:]}")
-    wall, rss = out.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(rss) / 1024
+    out = subprocess.run(TIME + cmd, capture_output=True, text=True, env=env)
+    wall, rss, _ = time_report(cmd, out.returncode, out.stderr)
+    return wall, rss
 
 
 def build_ours():

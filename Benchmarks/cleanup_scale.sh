@@ -4,6 +4,9 @@
 #
 #   bash Benchmarks/cleanup_scale.sh [ROWS] [ORPHANS] [STORE]
 #
+# STORE is a SQLite file, or a PostgreSQL store ('postgres://…?schema=NAME', a schema that does
+# not exist yet; filled with psql and left in place).
+#
 # SCRATCH overrides the build directory (swift build --scratch-path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
