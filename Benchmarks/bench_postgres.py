@@ -446,7 +446,9 @@ def run(args, scratch, server, ours, mapping):
                 schema = server.new_schema(f"concurrent{parts}")
                 concurrency[parts].append(measure(server, [import_cmd(schema, f) for f in files]))
                 final = server.counts(schema)
-                if final != counts:
+                # The seen tables record rows an import saw unchanged: parts sharing rows see them.
+                def entities(found): return {t: n for t, n in found.items() if not t.endswith("__seen")}
+                if entities(final) != entities(counts):
                     notes.append(f"WARNING: {parts} importers left {final}, one import of the whole file {counts}")
                 server.drop(schema)
 
