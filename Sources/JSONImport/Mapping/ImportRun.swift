@@ -75,7 +75,9 @@ struct ImportRun {
                         maxSize: options.maxPayloadSize)
                     if source == .file("-") { reader.stdinCopy = stdinCopy }
                     meter?.start(source)
-                    try reader.forEachRecord(batch: { records in try importer.beginBatch(records, entity) }) { record in
+                    // A row path that reads ahead gets the records a batch at a time.
+                    let batch = importer.rows.readsAhead ? { records in try importer.beginBatch(records, entity) } : nil
+                    try reader.forEachRecord(batch: batch) { record in
                         try cancellation?.check()
                         report.records += 1
                         meter?.advance(to: record.offset, records: report.records)

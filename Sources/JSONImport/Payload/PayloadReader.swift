@@ -71,6 +71,12 @@ struct PayloadReader {
         }
     }
 
+    /// Lines read together for a `batch` reader, each parsed by a parser of its own, so that
+    /// every record of the batch stays valid until the last is imported: up to this many, and
+    /// until they hold `bytesPerBatch`.
+    static let linesPerBatch = 256
+    static let bytesPerBatch = 1 << 20
+
     private func readLines(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
         guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines", named: false) }
         let stream = try openStream()
@@ -78,23 +84,40 @@ struct PayloadReader {
         var lines = LineChunker(handle: stream.handle, maxLength: maxSize)
         var index = 0
         var lineStart = 0
+        // Without a batch reader, one parser and one line at a time.
+        let capacity = batch == nil ? 1 : Self.linesPerBatch
+        var parsers = [parser]
+        var pending: [(document: JSONDocument, record: Record)] = []
+        var pendingBytes = 0
+        func importPending() throws {
+            guard !pending.isEmpty else { return }
+            try batch?(pending.map(\.document.root))
+            for (_, record) in pending { try body(record) }
+            pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
+        }
         while let (line, number) = try lines.next(source: source.name) {
             defer { lineStart = lines.bytesRead }
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
+            if pending.count == capacity || pendingBytes >= Self.bytesPerBatch { try importPending() }
+            if pending.count == parsers.count { parsers.append(JSONParser(maxDepth: parser.maxDepth)) }
             let input = JSONInput(bytes: line)
             let document: JSONDocument
             do {
-                document = try parser.parse(input)
+                document = try parsers[pending.count].parse(input)
             } catch {
+                // The lines before it are imported first, as they would be one at a time.
+                try importPending()
                 let offset = lineStart + error.offset
                 throw syntaxFailure(
                     error, record: index, offset: offset, line: number,
                     "invalid JSON (byte \(offset), byte \(error.offset) of line \(number))")
             }
-            try batch?([document.root])
-            try body(Record(value: document.root, index: index, path: "$", line: number, offset: lines.bytesRead))
+            pendingBytes += line.count
+            pending.append((document, Record(value: document.root, index: index, path: "$", line: number, offset: lines.bytesRead)))
             index += 1
         }
+        try importPending()
     }
 
     private func readAll() throws -> JSONInput {

@@ -10,6 +10,9 @@ extension PostgresImportRows {
 
     var readsAhead: Bool { true }
 
+    /// Rows and links written past which a batch's writes go to the server.
+    static let handOverSize = 2_000
+
     /// Reads in one round trip the rows with the keys a batch of records names, then in one
     /// round trip per level what the importer reads of those rows: their owned rows, link
     /// lists, the rows pointing at them and the rows their one ↔ one targets are taken from.
@@ -135,7 +138,9 @@ extension PostgresImportRows {
             cache.removeAll()
         }
         try prefetch(keys)
-        guard let handOver = takeHandOver() else { return }
+        // Small batches (a line of JSON Lines) pile up their writes first.
+        guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver() else { return }
+        changesHandedOver = changeCount
         try engine.openScopesOnServer()
         let job = BackgroundHandOver(rows: self, handOver: handOver)
         background = job
@@ -160,16 +165,15 @@ extension PostgresImportRows {
         for case let rows? in cache.entities {
             var inserted: [Int64] = []
             var updated: [Int64] = []
-            for (id, row) in rows.rows where row.isDirty {
-                if row.isStored { updated.append(id) } else { inserted.append(id) }
+            for id in rows.dirty {
+                if rows.rows[id]!.isStored { updated.append(id) } else { inserted.append(id) }
             }
             if !inserted.isEmpty { inserts.append((rows, inserted.sorted())) }
             if !updated.isEmpty { updates.append((rows, updated.sorted())) }
         }
         var lists: [(PostgresRowCache.LinkTable, [Int64])] = []
         for table in cache.tables {
-            let dirty = table.lists.compactMap { $0.value.isDirty ? $0.key : nil }
-            if !dirty.isEmpty { lists.append((table, dirty.sorted())) }
+            if !table.dirty.isEmpty { lists.append((table, table.dirty.sorted())) }
         }
         guard !inserts.isEmpty || !updates.isEmpty || !lists.isEmpty else { return nil }
 

@@ -21,6 +21,8 @@ final class PostgresImportRows: ImportRows {
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
     private(set) var changeCount = 0
+    /// `changeCount` when writes last went to the server in the background.
+    var changesHandedOver = 0
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0

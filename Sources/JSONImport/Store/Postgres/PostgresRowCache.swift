@@ -36,6 +36,8 @@ final class PostgresRowCache {
         var rows: [Int64: Row] = [:]
         /// Rows by primary key (keyed entities), and keys known to have no row.
         var keys: [[StoredValue]: Int64] = [:]
+        /// The rows that are dirty, so a hand-over finds them without reading every row.
+        var dirty: Set<Int64> = []
         var absentKeys: Set<[StoredValue]> = []
         /// Per link column: the cached rows pointing at each row.
         var pointers: [[Int64: Set<Int64>]]
@@ -59,6 +61,8 @@ final class PostgresRowCache {
         /// The entity of the sources (the forward side).
         let source: EntityPlan
         var lists: [Int64: LinkList] = [:]
+        /// The sources whose lists are dirty.
+        var dirty: Set<Int64> = []
         /// The sources of cached lists linking to each target.
         var sourcesByTarget: [Int64: Set<Int64>] = [:]
         /// Targets every source linking to is cached for.
@@ -118,6 +122,7 @@ final class PostgresRowCache {
         let old = entity.rows[id]
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
         entity.rows[id] = row
+        if row?.isDirty == true { entity.dirty.insert(id) } else if old?.isDirty == true { entity.dirty.remove(id) }
         // A row's key never changes: only a row coming or going moves in the key index.
         if (old == nil) != (row == nil) {
             size += row == nil ? -1 : 1
@@ -150,6 +155,7 @@ final class PostgresRowCache {
         row.isDirty = false
         row.insertedAt = 0
         entity.rows[id] = row
+        entity.dirty.remove(id)
     }
 
     func setAbsent(_ entity: EntityRows, _ key: [StoredValue], _ isAbsent: Bool) {
@@ -176,6 +182,7 @@ final class PostgresRowCache {
             size += 1
         }
         table.lists[source] = list
+        if list?.isDirty == true { table.dirty.insert(source) } else if old?.isDirty == true { table.dirty.remove(source) }
         if let list {
             for target in list.targets { table.sourcesByTarget[target, default: []].insert(source) }
         } else if old != nil {
@@ -190,6 +197,7 @@ final class PostgresRowCache {
         list.isStored = !list.targets.isEmpty
         list.isDirty = false
         table.lists[source] = list
+        table.dirty.remove(source)
     }
 
     func markComplete(_ table: LinkTable, target: Int64) {
