@@ -17,7 +17,7 @@ import Testing
 
     @Test func olderThanEvictsThenCleansUpAndPrintsTheJSONReport() throws {
         let fixture = try StoreFixture(Self.files, payload: StoreFixture.users, as: "User")
-        try fixture.sql(#"UPDATE "Repo" SET _seen_at = _seen_at - 7200 WHERE id = 5;"#)
+        try fixture.sql(TestStore.aging("Repo", by: 7200, where: "id = 5"))
         let result = try CLI.run(["clean", "--older-than", "1h", "--report", "json", "--explain"] + fixture.options)
         let report = #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"#
             + #""changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"#
@@ -30,7 +30,7 @@ import Testing
 
     @Test func entityLimitsEvictionAndDurationsTakeEveryUnit() throws {
         let fixture = try StoreFixture(Self.files, payload: StoreFixture.users, as: "User")
-        try fixture.sql(#"UPDATE "User" SET _seen_at = _seen_at - 100000; UPDATE "Repo" SET _seen_at = _seen_at - 100000;"#)
+        try fixture.sql(TestStore.aging("User", by: 100_000) + TestStore.aging("Repo", by: 100_000))
         for duration in ["2d", "48h", "2880m", "172800s", "1.5d"] {
             let result = try CLI.run(["clean", "--older-than", duration, "--entity", "Repo", "--quiet"] + fixture.options)
             #expect(result == CLIResult(exitCode: 0, stdout: "", stderr: ""), "\(duration)")
@@ -80,7 +80,9 @@ import Testing
     @Test func missingStoreIsAStoreError() throws {
         let directory = try TemporaryDirectory()
         let mappings = try MappingFixtures.write(MappingFixtures.valid, into: directory, folder: "Mappings")
-        let result = try CLI.run(["clean", "--mappings", mappings, "--store", directory.path("none.sqlite")])
+        let store = directory.path("none.sqlite")
+        let result = try CLI.run(["clean", "--mappings", mappings, "--store", store])
         #expect(result.exitCode == 3, "\(result)")
+        #expect(try !TestStore.exists(store))
     }
 }

@@ -13,7 +13,8 @@ import Testing
         let headers = result.stdout.split(separator: "\n").filter { $0.hasPrefix("// ") && $0.hasSuffix(".swift") }
         #expect(headers == ["// User.swift", "// Address.swift", "// Repo.swift", "// Tag.swift", "// JSONSupport.swift", "// JSONImport+Entities.swift"])
         #expect(result.stdout.contains("struct User: Sendable, Hashable {\n    var id: Int\n    var login: String?\n"))
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore("no/such/dir/store.sqlite"))
+        #expect(try !workspace.hasStore())
     }
 
     @Test func outWritesOneFilePerEntityAndTheSharedFile() throws {

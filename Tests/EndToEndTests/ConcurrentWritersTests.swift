@@ -54,7 +54,7 @@ import Testing
         Thread.detachNewThread {
             defer { group.leave() }
             while writersDone.load(ordering: .sequentiallyConsistent) < files.count {
-                guard FileManager.default.fileExists(atPath: store),
+                guard (try? TestStore.exists(store)) == true,
                     let result = try? CLI.run(["stats", "--format", "json"], in: directory)
                 else { continue }
                 observed.withLock { $0.append(result) }

@@ -88,5 +88,6 @@ import Testing
         let result = try CLI.run(["delete", "User", "--id", "1", "--mappings", mappings, "--store", store])
         #expect(result == CLIResult(exitCode: 3, stdout: "", stderr: "error: store '\(store)' does not exist\n"))
         #expect(try directory.contents() == ["Mappings"])
+        #expect(try !TestStore.exists(store))
     }
 }

@@ -113,6 +113,6 @@ import Testing
         #expect(result.exitCode == 3, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasSuffix("jsonimport.sqlite' does not exist\n"), "\(result)")
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore())
     }
 }

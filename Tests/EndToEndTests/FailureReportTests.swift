@@ -57,13 +57,19 @@ import Testing
         #expect(result == CLIResult(exitCode: 1, stdout: report(1, error), stderr: "error: cannot read 'gone.json': No such file or directory\n"))
     }
 
-    @Test func storeErrorsOfImportDeleteAndCleanAreReported() throws {
+    @Test(.sqliteStore("a store file in a folder that does not exist cannot be made"))
+    func aStoreErrorOfImportIsReported() throws {
         let workspace = try Workspace()
         try workspace.write(#"{"id": 1}"#, to: "user.json")
         let store = ["--store", workspace.path("missing-dir/store.sqlite")]
         let imported = try workspace.run(store + ["import", "User", "user.json", "--report", "json"])
         #expect(imported.exitCode == 3)
         #expect(imported.stdout.hasPrefix(#"{"entity":"User","records":0,"skipped":0,"dryRun":false,\#(Self.empty),"errors":[{"file":null,"record":null,"path":"$","message":"cannot open store"#), "\(imported)")
+    }
+
+    @Test func storeErrorsOfDeleteAndCleanAreReported() throws {
+        let workspace = try Workspace()
+        let store = ["--store", workspace.path("missing-dir/store.sqlite")]
         let deleted = try workspace.run(store + ["delete", "User", "--id", "1", "--report", "json", "--quiet"])
         let missing = #"{"file":null,"record":null,"path":"$","message":"store '\#(workspace.path("missing-dir/store.sqlite"))' does not exist"}"#
         #expect(deleted.exitCode == 3)

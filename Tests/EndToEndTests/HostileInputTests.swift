@@ -7,12 +7,14 @@ import Testing
 /// that try to reach SQL, limits. Each case runs the CLI against a copy of a seeded store and
 /// must end as the manifest says, by an exit (never a signal), with an `error:` line holding the
 /// expected text, no control character but line feed and tab on stderr (nor on stdout for a
-/// `terminal` case), the store unchanged, within ``timeLimit`` seconds.
+/// `terminal` case), the store unchanged, within ``timeLimit`` seconds. Against PostgreSQL each
+/// case's schema starts as a copy of the seeded one.
 @Suite struct HostileInputTests {
-    /// Seconds a case may take: the slowest take about 3 in a debug build. Sanitizers slow
-    /// everything down several times; `Scripts/reliability/sanitizers.sh` sets
-    /// `HOSTILE_TIME_LIMIT` accordingly.
-    static let timeLimit = ProcessInfo.processInfo.environment["HOSTILE_TIME_LIMIT"].flatMap(Double.init) ?? 15
+    /// Seconds a case may take: the slowest take about 3 in a debug build against SQLite, about
+    /// four times as long against PostgreSQL. Sanitizers slow everything down several times;
+    /// `Scripts/reliability/sanitizers.sh` sets `HOSTILE_TIME_LIMIT` accordingly.
+    static let timeLimit = ProcessInfo.processInfo.environment["HOSTILE_TIME_LIMIT"].flatMap(Double.init)
+        ?? (TestStore.isSQLite ? 15 : 45)
 
     @Test func theCorpusRefusesAtLeastTwoHundredCases() {
         let refused = HostileCorpus.cases.filter { $0.exit != 0 }
@@ -23,8 +25,8 @@ import Testing
     @Test(arguments: HostileCorpus.cases)
     func hostileInputIsRefusedCleanly(_ hostile: HostileCase) throws {
         let directory = try TemporaryDirectory()
-        let store = directory.path("store.sqlite")
-        try HostileCorpus.seededStore.write(to: URL(fileURLWithPath: store))
+        let seed = try HostileCorpus.seed.get()
+        let store = try HostileCorpus.store(for: hostile, in: directory, seed: seed)
         var generated: String?
         if let spec = hostile.generate { generated = try spec.make(in: directory) }
         let arguments = hostile.args.flatMap { argument in
@@ -48,7 +50,7 @@ import Testing
         }
         #expect(!Self.hasControlCharacters(result.stderr), "\(result)")
         if hostile.terminal == true { #expect(!Self.hasControlCharacters(result.stdout), "\(result)") }
-        #expect(try HostileCorpus.isUnchanged(store), "the store changed")
+        #expect(try HostileCorpus.isUnchanged(store, from: seed), "the store changed")
         #expect(elapsed < Self.timeLimit, "took \(elapsed) s")
     }
 
@@ -154,45 +156,58 @@ enum HostileCorpus {
         }
     }()
 
-    /// The bytes of a store holding `seed.json`, made once by the CLI (its WAL is checkpointed
-    /// into the file when the CLI closes it).
-    static let seededStore: Data = {
+    /// The store every case starts from, holding `seed.json`, or why it could not be made.
+    static let seed: Result<Seed, SubprocessFailure> = {
         do {
+            return .success(try Seed())
+        } catch {
+            return .failure(SubprocessFailure("cannot seed the store: \(error)"))
+        }
+    }()
+
+    /// A store made once by the CLI from `seed.json`.
+    struct Seed {
+        /// Its ``TestStore/copy(_:)``: a SQLite file's bytes, its WAL checkpointed into it when
+        /// the CLI closed it.
+        let copy: Data
+        /// Its ``TestStore/content(_:)``.
+        let content: String
+
+        fileprivate init() throws {
             let scratch = try TemporaryDirectory()
             let store = scratch.path("seed.sqlite")
             let result = try CLI.run(["--mappings", mappings, "--store", store, "import", "Item", "seed.json"], in: directory)
-            guard result.exitCode == 0 else { fatalError("cannot seed the store: \(result)") }
-            return try Data(contentsOf: URL(fileURLWithPath: store))
-        } catch {
-            fatalError("cannot seed the store: \(error)")
+            guard result.exitCode == 0 else { throw SubprocessFailure("the import failed: \(result)") }
+            guard let copy = try TestStore.copy(store) else { throw SubprocessFailure("the import made no store: \(result)") }
+            self.copy = copy
+            content = try TestStore.content(store)
+            // Schemas are made faster many at a time than one by one.
+            if !TestStore.isSQLite { try TestStore.restore(copy, to: cases.map(postgresStore)) }
         }
-    }()
-
-    /// The seeded store's content: `.dump` of the sqlite3 shell.
-    static let seededContent: String = {
-        do {
-            let scratch = try TemporaryDirectory()
-            let store = scratch.path("seed.sqlite")
-            try seededStore.write(to: URL(fileURLWithPath: store))
-            return try dump(store)
-        } catch {
-            fatalError("cannot read the seeded store: \(error)")
-        }
-    }()
-
-    /// `true` when `store` holds what the seeded store holds: the same bytes with no WAL left,
-    /// or else the same content, checked by the sqlite3 shell (with `integrity_check`).
-    static func isUnchanged(_ store: String) throws -> Bool {
-        let wal = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
-        if wal == 0, FileManager.default.contents(atPath: store) == seededStore { return true }
-        return try dump(store) == seededContent
     }
 
-    private static func dump(_ store: String) throws -> String {
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", store, "PRAGMA integrity_check", ".dump"],
-            environment: ProcessInfo.processInfo.environment)
-        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
-        return result.stdout
+    /// Where `hostile` runs: a store holding what the seed holds, made for it: a copy of the seed
+    /// file in `directory`, or the PostgreSQL schema made for each case with the seed.
+    static func store(for hostile: HostileCase, in directory: TemporaryDirectory, seed: Seed) throws -> String {
+        guard TestStore.isSQLite else { return postgresStore(hostile) }
+        let store = directory.path("store.sqlite")
+        try TestStore.restore(seed.copy, to: [store])
+        return store
+    }
+
+    /// The path whose PostgreSQL schema (see ``TestStore/argument(_:in:)``) `hostile` runs on.
+    private static func postgresStore(_ hostile: HostileCase) -> String {
+        "/jsonimport-hostile/\(hostile.name)/store.sqlite"
+    }
+
+    /// `true` when `store` holds what the seed holds: a SQLite file of the same bytes with no WAL
+    /// left, or else the same ``TestStore/content(_:)`` (for SQLite, checked by the sqlite3 shell
+    /// with `integrity_check`).
+    static func isUnchanged(_ store: String, from seed: Seed) throws -> Bool {
+        if TestStore.isSQLite {
+            let wal = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
+            if wal == 0, FileManager.default.contents(atPath: store) == seed.copy { return true }
+        }
+        return try TestStore.content(store) == seed.content
     }
 }

@@ -169,7 +169,7 @@ import Testing
         let failed = try workspace.run(["import", "User", "a.json", "b.json"])
         #expect(failed == CLIResult(exitCode: 1, stdout: "", stderr: #"error: b.json: record 0 at $[0].site_admin: expected bool, found string "maybe""# + "\n"))
         // Nothing is kept: not even the store, which this first import would have created.
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore())
         let both = try workspace.run(["import", "User", "a.json", "a.json", "--report", "json"])
         #expect(both.stdout.hasPrefix(#"{"entity":"User","records":4,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}}"#), "\(both)")
     }
@@ -213,7 +213,8 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
     }
 
-    @Test func aFileThatIsNoStoreIsAStoreError() throws {
+    @Test(.sqliteStore("a text file at the store's path"))
+    func aFileThatIsNoStoreIsAStoreError() throws {
         let workspace = try Workspace()
         try workspace.write("not a database, just text\n", to: "jsonimport.sqlite")
         try workspace.write("[]", to: "users.json")
@@ -228,8 +229,8 @@ import Testing
         try workspace.write(#"{"id": 1}"#, to: "one.json")
         let env = ["JSONIMPORT_STORE": workspace.path("elsewhere.sqlite")]
         #expect(try workspace.run(["--quiet", "import", "User", "one.json"], env: env).exitCode == 0)
-        #expect(workspace.contents(of: "elsewhere.sqlite") != nil)
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try workspace.hasStore("elsewhere.sqlite"))
+        #expect(try !workspace.hasStore())
         #expect(try workspace.run(["query", "User", "--fields", "id", "--format", "jsonl"], env: env).stdout == "{\"id\":1}\n")
     }
 }

@@ -145,13 +145,9 @@ import Testing
         return String(withoutAddress[..<withoutAddress.range(of: "  Address:")!.lowerBound])
     }
 
-    /// Every row of the store, as the sqlite3 shell dumps it.
+    /// Every table and row of the store (see ``TestStore/content(_:)``).
     private func dump(_ workspace: Workspace) throws -> String {
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", workspace.path("jsonimport.sqlite"), ".dump"],
-            environment: ProcessInfo.processInfo.environment)
-        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
-        return result.stdout
+        try TestStore.content(workspace.path("jsonimport.sqlite"))
     }
 
     @Test func addedRelationshipsAreAppliedInPlaceAndKeepEveryLink() throws {
@@ -206,6 +202,6 @@ import Testing
         #expect(result.exitCode == 3, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("error: store '"), "\(result)")
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore())
     }
 }

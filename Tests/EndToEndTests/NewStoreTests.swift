@@ -17,17 +17,20 @@ import Testing
             let result = try workspace.run(["import", "User", "users.json"])
             #expect(result.exitCode == exitCode, "\(result)")
             #expect(try workspace.directory.contents() == ["Mappings", "users.json"], "\(payload)")
+            #expect(try !workspace.hasStore(), "\(payload)")
         }
         // One that succeeds leaves the store alone, no other file.
         let workspace = try Workspace()
         try workspace.write(#"[{"id": 1, "login": "ana"}]"#, to: "users.json")
         #expect(try workspace.run(["--quiet", "import", "User", "users.json"]) == CLIResult(exitCode: 0, stdout: "", stderr: ""))
-        #expect(try workspace.directory.contents() == ["Mappings", "jsonimport.sqlite", "users.json"])
+        #expect(try workspace.hasStore())
+        #expect(try workspace.directory.contents() == ["Mappings"] + (TestStore.isSQLite ? ["jsonimport.sqlite"] : []) + ["users.json"])
         let query = try workspace.run(["query", "User", "--fields", "id,login", "--format", "jsonl"])
         #expect(query == CLIResult(exitCode: 0, stdout: #"{"id":1,"login":"ana"}"# + "\n", stderr: ""))
     }
 
-    @Test func aFirstImportOntoAFullDiskLeavesNoStore() throws {
+    @Test(.sqliteStore("a new store file on a full disk (a small tmpfs)"))
+    func aFirstImportOntoAFullDiskLeavesNoStore() throws {
         let workspace = try Workspace()
         try workspace.write(StoreFaultTests.bulk, to: "bulk.json")
         try Mounts.withTmpfs(size: "2m") { folder in

@@ -231,10 +231,11 @@ import Testing
         #expect(result.exitCode == 3, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("error: store '") && result.stderr.hasSuffix("jsonimport.sqlite' does not exist\n"), "\(result)")
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore())
     }
 
-    @Test func aFileThatIsNoStoreIsAStoreError() throws {
+    @Test(.sqliteStore("a text file, and a database the sqlite3 shell made, at the store's path"))
+    func aFileThatIsNoStoreIsAStoreError() throws {
         let workspace = try Workspace()
         try workspace.write("just some text, not SQLite\n", to: "notes.sqlite")
         let text = try workspace.run(["--store", "notes.sqlite", "query", "User"])
@@ -252,9 +253,10 @@ import Testing
     }
 
     @Test func storeComesFromTheEnvironmentUnlessGiven() throws {
-        let workspace = try usersWorkspace()
-        try FileManager.default.moveItem(atPath: workspace.path("jsonimport.sqlite"), toPath: workspace.path("cache.sqlite"))
+        let workspace = try Workspace()
         let env = ["JSONIMPORT_STORE": workspace.path("cache.sqlite")]
+        try workspace.write(Payloads.users, to: "users.json")
+        #expect(try workspace.run(["--quiet", "import", "User", "users.json"], env: env) == CLIResult(exitCode: 0, stdout: "", stderr: ""))
         let args = ["query", "Repo", "--fields", "id", "--format", "jsonl", "--where", "id = 10"]
         #expect(try workspace.run(args, env: env) == CLIResult(exitCode: 0, stdout: "{\"id\":10}\n", stderr: ""))
         #expect(try workspace.run(args).exitCode == 3)

@@ -104,6 +104,7 @@ import Testing
         let result = try CLI.run(["schema", "--mappings", file.path], env: ["JSONIMPORT_STORE": store])
         #expect(result.exitCode == 0)
         #expect(try directory.contents() == ["members.yml"])
+        #expect(try !TestStore.exists(store))
     }
 }
 

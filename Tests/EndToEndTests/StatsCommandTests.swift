@@ -56,6 +56,6 @@ import Testing
         #expect(result.exitCode == 3, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("error: store '"), "\(result)")
-        #expect(workspace.contents(of: "jsonimport.sqlite") == nil)
+        #expect(try !workspace.hasStore())
     }
 }

@@ -53,7 +53,8 @@ import Testing
         #expect(query == CLIResult(exitCode: 0, stdout: "{\"id\":1}\n", stderr: ""), sourceLocation: sourceLocation)
     }
 
-    @Test func aFullDiskIsAStoreErrorNamingItUnderEitherPolicy() throws {
+    @Test(.sqliteStore("the store file on a full disk (a small tmpfs)"))
+    func aFullDiskIsAStoreErrorNamingItUnderEitherPolicy() throws {
         try Mounts.withTmpfs(size: "2m") { folder in
             let (workspace, store) = try Self.workspace(storeIn: folder)
             for policy in ["abort", "skip"] {
@@ -66,7 +67,8 @@ import Testing
         }
     }
 
-    @Test func theFileSizeLimitIsAStoreErrorNamingItNotASignal() throws {
+    @Test(.sqliteStore("the store file and its WAL past the process's file-size limit"))
+    func theFileSizeLimitIsAStoreErrorNamingItNotASignal() throws {
         let (workspace, store) = try Self.workspace()
         // A limit of 2 MB, which the write-ahead log reaches mid-import, and SIGXFSZ at its
         // default action and unblocked, which ends the process unless the tool ignores it (a
@@ -101,7 +103,8 @@ import Testing
         try Self.expectUserOneAlone(in: store, workspace)
     }
 
-    @Test func aReadOnlyStoreIsAStoreErrorNamingIt() throws {
+    @Test(.sqliteStore("the store file on a read-only mount"))
+    func aReadOnlyStoreIsAStoreErrorNamingIt() throws {
         let (workspace, _) = try Self.workspace()
         try Mounts.withReadOnlyView(of: workspace.directory.path) { view in
             let store = view + "/store.sqlite"

@@ -17,25 +17,20 @@ import Testing
         try workspace.directory.contents().filter { $0.hasPrefix(name) }
     }
 
-    private static func sqlite3(_ path: String, _ sql: String) throws {
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", path, sql], environment: ProcessInfo.processInfo.environment)
-        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
-    }
-
     @Test func anotherApplicationsDatabaseIsRefusedAndLeftByteForByte() throws {
         let workspace = try Workspace()
         try workspace.write(#"[{"id": 1, "login": "ana"}]"#, to: "users.json")
         let other = workspace.path("other.sqlite")
-        try Self.sqlite3(other, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');")
-        let before = try #require(workspace.contents(of: "other.sqlite"))
+        try TestStore.sql("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');", on: other)
+        let before = try #require(try TestStore.state(other))
         for command in Self.commands {
             let result = try workspace.run(["--store", "other.sqlite"] + command)
             #expect(
                 result == CLIResult(exitCode: 3, stdout: "", stderr: "error: 'other.sqlite' is a database but not a JSONImport store\n"),
                 "\(command)")
-            #expect(workspace.contents(of: "other.sqlite") == before, "\(command) changed the file")
-            #expect(try Self.storeFiles("other.sqlite", in: workspace) == ["other.sqlite"], "\(command)")
+            #expect(try TestStore.state(other) == before, "\(command) changed the database")
+            // No file beside it (-wal, -shm), nor any file for a PostgreSQL schema.
+            #expect(try Self.storeFiles("other.sqlite", in: workspace) == (TestStore.isSQLite ? ["other.sqlite"] : []), "\(command)")
         }
     }
 
@@ -47,15 +42,15 @@ import Testing
         ] {
             let workspace = try Workspace()
             try workspace.importing(#"[{"id": 1, "login": "ana"}]"#, as: "User", file: "users.json")
-            try Self.sqlite3(
-                workspace.path("jsonimport.sqlite"), #"UPDATE "_jsonimport_meta" SET "value" = \#(recorded) WHERE "key" = 'format'"#)
+            let store = workspace.path("jsonimport.sqlite")
+            try TestStore.sql(#"UPDATE "_jsonimport_meta" SET "value" = \#(recorded) WHERE "key" = 'format'"#, on: store)
             try workspace.write(#"[{"id": 2, "login": "bo"}]"#, to: "users.json")
-            let before = try #require(workspace.contents(of: "jsonimport.sqlite"))
+            let before = try #require(try TestStore.state(store))
             for command in Self.commands {
                 let result = try workspace.run(command)
                 let expected = "error: store './jsonimport.sqlite': \(message)\n"
                 #expect(result == CLIResult(exitCode: 3, stdout: "", stderr: expected), "\(command)")
-                #expect(workspace.contents(of: "jsonimport.sqlite") == before, "\(command) changed the store")
+                #expect(try TestStore.state(store) == before, "\(command) changed the store")
             }
         }
     }
@@ -63,11 +58,12 @@ import Testing
     @Test func aStoreRecordingNoFormatVersionIsRefused() throws {
         let workspace = try Workspace()
         try workspace.importing(#"[{"id": 1, "login": "ana"}]"#, as: "User", file: "users.json")
-        try Self.sqlite3(workspace.path("jsonimport.sqlite"), #"DELETE FROM "_jsonimport_meta" WHERE "key" = 'format'"#)
-        let before = try #require(workspace.contents(of: "jsonimport.sqlite"))
+        let store = workspace.path("jsonimport.sqlite")
+        try TestStore.sql(#"DELETE FROM "_jsonimport_meta" WHERE "key" = 'format'"#, on: store)
+        let before = try #require(try TestStore.state(store))
         let result = try workspace.run(["import", "User", "users.json"])
         let expected = "error: store './jsonimport.sqlite': no format version recorded; this build's format version is 1\n"
         #expect(result == CLIResult(exitCode: 3, stdout: "", stderr: expected))
-        #expect(workspace.contents(of: "jsonimport.sqlite") == before)
+        #expect(try TestStore.state(store) == before)
     }
 }

@@ -16,7 +16,8 @@ enum CLI {
     ///   - stdin: bytes on the child's standard input; without it stdin is `/dev/null`.
     ///   - directory: the child's working directory; the test's own when `nil`.
     ///   - timeout: seconds before the child is killed and the run fails.
-    /// - Returns: the exit status and everything written to stdout and stderr.
+    /// - Returns: the exit status and everything written to stdout and stderr (against PostgreSQL,
+    ///   with each store's URL replaced by the path the test gave, as SQLite would print it).
     /// - Throws: ``SubprocessFailure`` when the binary cannot be found, started, or times out.
     static func run(
         _ args: [String], env: [String: String] = [:], stdin: String? = nil, in directory: URL? = nil,
@@ -25,15 +26,28 @@ enum CLI {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JSONIMPORT_") }
         environment.merge(env) { _, new in new }
         var args = args
+        // The URLs put in for store paths, each with the path the tool would have printed.
+        var stores: [(url: String, path: String)] = []
         if !TestStore.isSQLite {
             // Every store path the test names, and the default one, stands for a PostgreSQL schema.
+            let cwd = directory?.path
             for index in args.indices.dropLast() where args[index] == "--store" {
-                args[index + 1] = TestStore.argument(args[index + 1])
+                let url = TestStore.argument(args[index + 1], in: cwd)
+                stores.append((url, args[index + 1]))
+                args[index + 1] = url
             }
-            let cwd = (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
-            environment["JSONIMPORT_STORE"] = TestStore.argument(environment["JSONIMPORT_STORE"] ?? cwd + "/jsonimport.sqlite")
+            let path = environment["JSONIMPORT_STORE"] ?? "./jsonimport.sqlite"
+            let url = TestStore.argument(path, in: cwd)
+            stores.append((url, path))
+            environment["JSONIMPORT_STORE"] = url
         }
-        return try Subprocess.run(binary(), args, environment: environment, stdin: stdin, in: directory, timeout: timeout)
+        var result = try Subprocess.run(binary(), args, environment: environment, stdin: stdin, in: directory, timeout: timeout)
+        // Longest first: one URL may begin another.
+        for (url, path) in stores.sorted(by: { $0.url.count > $1.url.count }) where url != path {
+            result.stdout = result.stdout.replacingOccurrences(of: url, with: path)
+            result.stderr = result.stderr.replacingOccurrences(of: url, with: path)
+        }
+        return result
     }
 
     /// The `jsonimport` executable built with the tests.

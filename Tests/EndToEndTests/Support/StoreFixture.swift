@@ -25,15 +25,9 @@ struct StoreFixture {
     /// `--mappings` and `--store` naming the fixture.
     var options: [String] { ["--mappings", mappings, "--store", store] }
 
-    /// Runs `sql` on the store with the system's `sqlite3` shell and returns its output.
+    /// Runs `sql` on the store (see ``TestStore/sql(_:on:)``) and returns its output.
     @discardableResult
-    func sql(_ sql: String) throws -> String {
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-bail", store, sql],
-            environment: ProcessInfo.processInfo.environment)
-        guard result.exitCode == 0 else { throw SubprocessFailure("sqlite3 failed: \(result)") }
-        return result.stdout
-    }
+    func sql(_ sql: String) throws -> String { try TestStore.sql(sql, on: store) }
 
     /// SPEC 1's example with `User.repos` refusing deletion while repos exist.
     static let denyingFiles = MappingFixtures.valid.mapValues {

@@ -56,6 +56,10 @@ enum Subprocess {
             let command = ([executable.lastPathComponent] + arguments).joined(separator: " ")
             throw SubprocessFailure("\(command) did not exit within \(timeout)s")
         }
+        // Until then the Process holds itself, and its pipes, for good: without it every run
+        // would leave descriptors open, and Process.run's walk of /proc/self/fd reads past the
+        // end of its buffer (a crash) once the test process holds about 1,300 of them.
+        process.waitUntilExit()
         return CLIResult(
             exitCode: process.terminationStatus, stdout: stdoutDrain.waitForText(),
             stderr: stderrDrain.waitForText(),
@@ -103,6 +107,7 @@ private final class PipeDrain: Sendable {
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
             let bytes = (try? handle.readToEnd()) ?? Data()
+            try? handle.close()
             data.withLock { $0 = bytes }
             done.signal()
         }

@@ -42,6 +42,9 @@ final class Workspace {
     /// The path of `name` in the directory.
     func path(_ name: String) -> String { directory.path(name) }
 
+    /// Whether there is a store at `name` in the directory (see ``TestStore/exists(_:)``).
+    func hasStore(_ name: String = "jsonimport.sqlite") throws -> Bool { try TestStore.exists(path(name)) }
+
     /// The bytes of `name` in the directory (`nil` when it does not exist).
     func contents(of name: String) -> Data? {
         FileManager.default.contents(atPath: path(name))
