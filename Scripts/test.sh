@@ -36,7 +36,7 @@ JSONIMPORT_TEST_STORE=$JSONIMPORT_TEST_POSTGRES swift test --skip-build "$@"
 # Importers and a reader on several hosts (network namespaces) sharing one PostgreSQL store,
 # with an importer killed, a link cut and the server stopped: needs root.
 if [ "$(id -u)" -eq 0 ]; then
-    python3 Scripts/reliability/multihost_test.py --binary .build/debug/jsonimport --rounds 4 --users 1000
+    python3 Scripts/reliability/multihost_test.py --binary .build/debug/jsonimport --rounds 4 --users 3000
 else
     echo "multihost_test.py not run: it needs root (network namespaces)" >&2
 fi

@@ -44,6 +44,25 @@ public struct MigrationRefused: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 enum Migration {
+    /// A column definition as a change names it: in SQLite's words, whatever the store's
+    /// dialect, so that both stores describe a change alike (`"score" float8` reads
+    /// `"score" REAL`).
+    static func described(_ definition: String) -> String {
+        let name = StoreSchemaState.columnName(definition)
+        let quoted = quote(name)
+        guard definition.hasPrefix(quoted) else { return definition }
+        var rest = String(definition.dropFirst(quoted.count))
+        let postgres = [
+            (" text COLLATE \"C\"", " TEXT"), (" float8", " REAL"), (" int8", " INTEGER"), (" bool", " INTEGER"),
+            (" timestamptz", " REAL"), (" uuid", " TEXT"),
+        ]
+        for (type, sqlite) in postgres where rest == type || rest.hasPrefix(type + " ") {
+            rest = sqlite + rest.dropFirst(type.count).replacingOccurrences(of: "DEFAULT false", with: "DEFAULT 0")
+            break
+        }
+        return quoted + rest
+    }
+
     /// What it takes to go from `old` to `new`.
     static func plan(from old: StoreSchemaState, to new: StoreSchemaState) -> MigrationPlan {
         var changes: [MigrationPlan.Change] = []
@@ -71,7 +90,9 @@ enum Migration {
             var adding: [String] = []
             for (name, definition) in oldByName.sorted(by: { $0.key < $1.key }) {
                 if let now = newByName[name] {
-                    if now != definition { losing.append("change column \(table).\(name) from '\(definition)' to '\(now)'") }
+                    if now != definition {
+                        losing.append("change column \(table).\(name) from '\(described(definition))' to '\(described(now))'")
+                    }
                 } else {
                     losing.append("remove column \(table).\(name) and its values")
                 }

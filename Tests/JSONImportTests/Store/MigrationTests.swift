@@ -114,6 +114,24 @@ import Testing
         #expect(try store.contents() == before)
     }
 
+    @Test func bothStoresDescribeEveryChangeInTheSameWords() throws {
+        let before = try MappingSpec.load(yaml: Self.original, file: "before.yml")
+        var edited = Self.original.replacingOccurrences(of: "score: double", with: "score: string")
+        edited = edited.replacingOccurrences(of: "login: string", with: "login: bool\n      joined: date\n      token: uuid")
+        edited = edited.replacingOccurrences(of: "      tags: { to: Tag, kind: many }\n", with: "")
+        let after = try MappingSpec.load(yaml: edited, file: "after.yml")
+        func changes(_ dialect: SQLDialect) -> [String] {
+            let plan = Migration.plan(
+                from: StoreSchemaState(StorageSchema(spec: before, dialect: dialect)),
+                to: StoreSchemaState(StorageSchema(spec: after, dialect: dialect)))
+            return plan.changes.map { "\($0.losesData ? "!" : "+") \($0.description)" }
+        }
+        let sqlite = changes(.sqlite)
+        #expect(sqlite.contains(#"! change column User.score from '"score" REAL' to '"score" TEXT'"#), "\(sqlite)")
+        #expect(sqlite.contains(#"! change column User.login from '"login" TEXT' to '"login" INTEGER'"#), "\(sqlite)")
+        #expect(changes(.postgres) == sqlite)
+    }
+
     @Test func allowingDataLossAppliesEveryChangeAndKeepsTheRest() throws {
         let store = try StoreFile()
         let removed = try Self.removals()

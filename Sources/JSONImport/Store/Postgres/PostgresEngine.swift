@@ -233,13 +233,18 @@ final class PostgresEngine {
     /// connection has committed to the store.
     func discardNewStore() throws {
         guard isNew else { return }
-        try transaction(.write) {
+        // Not through transaction(_:deciding:), whose commit counts itself in the table dropped here.
+        try connection.beginWrite(lockTimeout: busyTimeout)
+        do {
             if try externalCommitVersion() == 0, let state = try recordedState() {
                 let tables = [StorageSchema.metadataTable] + state.tables.keys.sorted()
                 try connection.execute("DROP TABLE " + tables.map(quote).joined(separator: ", "))
                 if !hadSchema { try connection.execute("DROP SCHEMA IF EXISTS \(quote(connection.schema)) RESTRICT") }
             }
-            return ScopeOutcome(value: ())
+            try connection.commit()
+        } catch {
+            rollBack()
+            throw error
         }
     }
 
