@@ -21,6 +21,8 @@ final class PostgresDeletionEngine: DeletionEngine {
     private(set) var roundTrips = 0
     /// Per entity in the reachability pass (by index): the step whose rows are its frontier.
     var step: [Int: Int] = [:]
+    /// Entities whose reach table has its indexes in this pass.
+    var indexedReach: Set<Int> = []
 
     var connection: PostgresConnection { store.connection }
 
