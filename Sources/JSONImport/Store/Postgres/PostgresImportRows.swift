@@ -63,7 +63,7 @@ final class PostgresImportRows: ImportRows {
         return rows.keys[stored].map { (rows, $0) }
     }
 
-    /// The row read by `selectColumns`, compared with `values` as the SQLite row path compares:
+    /// The cached row `id`, compared with `values` as the SQLite row path compares:
     /// a value that differs marks it changed; a decimal spelled differently but equal in value
     /// takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
     private func compare(_ cached: PostgresRowCache.Row, _ id: Int64, _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
