@@ -67,7 +67,7 @@ extension PostgresImportRows {
 
     /// Reads the rows with `keys` the cache knows nothing of; those not found are known absent.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
-        let unknown = Array(Set(keys.filter { rows.keys[$0] == nil && !rows.absentKeys.contains($0) }))
+        let unknown = Array(Set(keys.filter { rows.row(forKey: $0) == nil && !rows.absentKeys.contains($0) }))
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan
         let (condition, parameters) = PostgresEngine.keyCondition(entity, keys: unknown)
@@ -76,7 +76,7 @@ extension PostgresImportRows {
                 PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
             apply: { [cache] result in
                 for row in result { Self.cacheRow(row, into: rows, cache) }
-                for key in unknown where rows.keys[key] == nil { cache.setAbsent(rows, key, true) }
+                for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
             })
     }
 

@@ -23,7 +23,7 @@ extension PostgresImportRows {
         try run(keyed.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
         var frontier = keyed.map { entity, entityKeys in
             let rows = cache.rows(entity)
-            return (entity, entityKeys.compactMap { rows.keys[$0] })
+            return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
         }
         var visited = Set<[Int64]>()
         for _ in 0..<Self.prefetchLevels where !frontier.isEmpty {

@@ -57,10 +57,10 @@ final class PostgresImportRows: ImportRows {
     private func cachedRow(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> (PostgresRowCache.EntityRows, Int64)? {
         let rows = cache.rows(entity)
         let stored = cacheKey(key, entity)
-        if let id = rows.keys[stored] { return (rows, id) }
+        if let id = rows.row(forKey: stored) { return (rows, id) }
         if rows.absentKeys.contains(stored) { return nil }
         try load(rows, keys: [stored])
-        return rows.keys[stored].map { (rows, $0) }
+        return rows.row(forKey: stored).map { (rows, $0) }
     }
 
     /// The cached row `id`, compared with `values` as the SQLite row path compares:

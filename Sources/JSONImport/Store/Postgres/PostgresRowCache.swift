@@ -34,7 +34,8 @@ final class PostgresRowCache {
     final class EntityRows {
         let plan: EntityPlan
         var rows: [Int64: Row] = [:]
-        /// Rows by primary key (keyed entities), and keys known to have no row.
+        /// Rows by primary key (keyed entities whose key is not the row id), and keys known to
+        /// have no row.
         var keys: [[StoredValue]: Int64] = [:]
         /// The rows that are dirty, so a hand-over finds them without reading every row.
         var dirty: Set<Int64> = []
@@ -44,14 +45,28 @@ final class PostgresRowCache {
         /// Per link column: the rows every row pointing at is cached for.
         var completePointees: [Set<Int64>]
 
+        /// Read once: the plan computes them.
+        let isOwned: Bool
+        let keyIsRowID: Bool
+
         init(plan: EntityPlan) {
             self.plan = plan
+            isOwned = plan.spec.isOwned
+            keyIsRowID = plan.keyIsRowID
             pointers = Array(repeating: [:], count: plan.selfColumns.count)
             completePointees = Array(repeating: [], count: plan.selfColumns.count)
         }
 
+        /// The key index's key of `row`: none for owned rows, nor where the key is the row id
+        /// (``row(forKey:)`` reads `rows` then).
         func key(of row: Row) -> [StoredValue]? {
-            plan.spec.isOwned ? nil : plan.keySlots.map { row.values[$0] }
+            isOwned || keyIsRowID ? nil : plan.keySlots.map { row.values[$0] }
+        }
+
+        /// The cached row with primary key `key`.
+        func row(forKey key: [StoredValue]) -> Int64? {
+            if keyIsRowID, case .integer(let id) = key[0] { return rows[id] == nil ? nil : id }
+            return keys[key]
         }
     }
 
@@ -126,9 +141,10 @@ final class PostgresRowCache {
         // A row's key never changes: only a row coming or going moves in the key index.
         if (old == nil) != (row == nil) {
             size += row == nil ? -1 : 1
-            if let key = (row ?? old).flatMap(entity.key(of:)) {
-                entity.keys[key] = row == nil ? nil : id
-                if row != nil, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+            if let key = (row ?? old).flatMap(entity.key(of:)) { entity.keys[key] = row == nil ? nil : id }
+            if let row, !entity.absentKeys.isEmpty, !entity.isOwned {
+                let key = entity.plan.keySlots.map { row.values[$0] }
+                if entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
             }
         }
         for j in entity.pointers.indices {
