@@ -28,27 +28,32 @@ extension PostgresImportRows {
         }
     }
 
+    /// Runs `load`, if there is one.
+    func run(_ load: Load?) throws(StoreError) {
+        if let load { try run([load]) }
+    }
+
     // MARK: Reading what the cache misses
 
     func load(_ rows: PostgresRowCache.EntityRows, id: Int64) throws(StoreError) {
         guard rows.rows[id] == nil else { return }
-        try run([idLoad(rows, ids: [id])].compactMap { $0 })
+        try run(idLoad(rows, ids: [id]))
     }
 
     func load(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) throws(StoreError) {
-        try run([keyLoad(rows, keys: keys)].compactMap { $0 })
+        try run(keyLoad(rows, keys: keys))
     }
 
     func loadPointing(_ rows: PostgresRowCache.EntityRows, column j: Int, at pointees: [Int64]) throws(StoreError) {
-        try run([pointingLoad(rows, column: j, at: pointees)].compactMap { $0 })
+        try run(pointingLoad(rows, column: j, at: pointees))
     }
 
     func loadLists(_ table: PostgresRowCache.LinkTable, sources: [Int64]) throws(StoreError) {
-        try run([listLoad(table, sources: sources)].compactMap { $0 })
+        try run(listLoad(table, sources: sources))
     }
 
     func loadLinking(_ table: PostgresRowCache.LinkTable, to targets: [Int64], of entity: EntityPlan) throws(StoreError) {
-        try run([linkingLoad(table, to: targets, of: entity)].compactMap { $0 })
+        try run(linkingLoad(table, to: targets, of: entity))
     }
 
     // MARK: Loads

@@ -18,7 +18,7 @@ extension PostgresImportRows {
     /// lists, the rows pointing at them and the rows their one ↔ one targets are taken from.
     private func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
         let keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
-            (entity, entityKeys.map { key in zip(key, entity.keySlots).map { Self.asStored($0, entity.attributes[$1].spec.type) } })
+            (entity, entityKeys.map { cacheKey(stored: $0, entity) })
         }
         try run(keyed.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
         var frontier = keyed.map { entity, entityKeys in
@@ -63,7 +63,7 @@ extension PostgresImportRows {
             return (rows.plan, pointees.flatMap { rows.pointers[j][$0] ?? [] })
         case .lists(let table, let sources, let target):
             let reached = sources.flatMap { table.lists[$0]?.targets ?? [] }
-            try run([idLoad(cache.rows(target), ids: reached)].compactMap { $0 })
+            try run(idLoad(cache.rows(target), ids: reached))
             return (target, reached)
         }
     }
@@ -352,6 +352,10 @@ extension PostgresImportRows {
 /// A hand-over running on a worker thread. The connection is the worker's until ``wait()``
 /// returns: the row path waits for it before any other use of the connection, and the worker
 /// touches nothing else of the row path.
+///
+/// `@unchecked Sendable`: the semaphore `done` orders it all. The worker writes `error` and
+/// uses the connection only before it signals `done`; the row path reads `error` and uses the
+/// connection again only after waiting on it.
 final class BackgroundHandOver: @unchecked Sendable {
     private unowned let rows: PostgresImportRows
     private let handOver: PostgresImportRows.HandOver

@@ -323,7 +323,12 @@ final class PostgresImportRows: ImportRows {
 
     /// The key `key` of `entity` as the cache holds it.
     func cacheKey(_ key: [Value], _ entity: EntityPlan) -> [StoredValue] {
-        zip(key, entity.keySlots).map { value, slot in Self.asStored(value.stored, entity.attributes[slot].spec.type) }
+        cacheKey(stored: key.map(\.stored), entity)
+    }
+
+    /// The key `key` (values as ``Value/stored`` gives them) of `entity` as the cache holds it.
+    func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
+        zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
     }
 
     /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
@@ -352,53 +357,6 @@ final class PostgresImportRows: ImportRows {
             throw StoreError(.other, "\(entity.spec.name) has no link column \(column)")
         }
         return j
-    }
-
-    // MARK: Writes at once
-
-    /// Whether writes to `entity` go to the server at once: its `unique` attributes' index must
-    /// refuse a value at the write that gives it.
-    func isWrittenAtOnce(_ entity: EntityPlan) -> Bool {
-        entity.spec.attributes.contains(where: \.isUnique)
-    }
-
-    /// Runs a write to the server in a savepoint of its own, so that an index's refusal fails
-    /// the statement and not the transaction, as in SQLite (the importer then names the row
-    /// holding the value). Savepoints of the importer's open scopes are taken first.
-    private func writeAtOnce<T>(_ entity: EntityPlan, _ write: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try finishBackgroundHandOver()
-        try engine.openScopesOnServer()
-        roundTrips += 3
-        try connection.savepoint("unique_write")
-        let result: T
-        do {
-            result = try write()
-        } catch {
-            try? connection.rollbackTo("unique_write")
-            try? connection.release("unique_write")
-            throw error
-        }
-        try connection.release("unique_write")
-        return result
-    }
-
-    private func updateNow(
-        _ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], setting shape: [Bool]
-    ) throws(StoreError) -> Int {
-        var sets: [String] = []
-        var parameters: [StoredValue] = []
-        for (i, value) in values.enumerated() where shape[i] {
-            parameters.append(value!.stored)
-            sets.append("\(quote(entity.spec.attributes[i].name)) = $\(parameters.count)")
-        }
-        for (j, column) in columns.enumerated() where shape[values.count + j] {
-            parameters.append(column.map(StoredValue.integer) ?? .null)
-            sets.append("\(quote(entity.relationships[entity.selfColumns[j]].columnName!)) = $\(parameters.count)")
-        }
-        sets.append(entity.spec.isOwned ? "\(entity.rowID) = \(entity.rowID)" : "\"_stub\" = false")
-        parameters.append(.integer(row))
-        return try connection.run(
-            "UPDATE \(entity.table) SET \(sets.joined(separator: ", ")) WHERE \(entity.rowID) = $\(parameters.count)", parameters)
     }
 
     // MARK: Statements
