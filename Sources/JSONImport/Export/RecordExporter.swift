@@ -124,9 +124,11 @@ struct RecordExporter {
     }
 
     /// How a reference to a keyed row is written: the bare key value (an array of values for a
-    /// composite key), or for `by: object` an object holding only the key attributes.
+    /// composite key; without the tenant a distributed target takes from the record), or for
+    /// `by: object` an object holding only the key attributes.
     private func key(of target: EntityPlan, _ stored: RecordReader.StoredRow, by: RelationshipSpec.Reference) -> RecordValue {
-        let keys = target.keySlots.map { (target.spec.attributes[$0], stored.values[$0]) }
+        let slots = by == .object ? target.keySlots : target.referenceKeySlots
+        let keys = slots.map { (target.spec.attributes[$0], stored.values[$0]) }
         if by == .object {
             var object = RecordObject()
             for (attribute, value) in keys {

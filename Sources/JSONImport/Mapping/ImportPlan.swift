@@ -10,6 +10,10 @@ final class EntityPlan {
     let rowID: String
     /// Attribute positions of the primary key, in key order.
     let keySlots: [Int]
+    /// Attribute positions of the key a reference by key gives (``EntitySpec/referenceKey``).
+    let referenceKeySlots: [Int]
+    /// Attribute position of a distributed entity's tenant.
+    let tenantSlot: Int?
     let attributes: [AttributePlan]
     /// Relationships in declaration order; `selfColumnRelationships` index into it.
     @exclusivity(unchecked) var relationships: [RelationshipPlan] = []
@@ -46,6 +50,8 @@ final class EntityPlan {
         self.rowID = quote(spec.rowIDColumn)
         self.attributes = spec.attributes.map(AttributePlan.init)
         self.keySlots = spec.primaryKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.referenceKeySlots = spec.referenceKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
     }
 }
 

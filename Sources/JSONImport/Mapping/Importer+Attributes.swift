@@ -23,18 +23,45 @@ extension Importer {
     /// missing.
     func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
         var values = [Value?](filledWith: nil, count: entity.attributes.count)
+        if let slot = entity.tenantSlot { values[slot] = try readTenant(json, entity.attributes[slot], of: entity) }
         // Identity first (SPEC 2.2 step 1): a missing, null or bad key is the record's error.
-        for slot in entity.keySlots {
+        for slot in entity.keySlots where slot != entity.tenantSlot {
             let attribute = entity.attributes[slot]
             guard let value = try read(json, attribute), !value.isNull else {
                 throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
             }
             values[slot] = value
         }
-        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) {
+        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) && slot != entity.tenantSlot {
             values[slot] = try read(json, attribute)
         }
         return values
+    }
+
+    /// A distributed record's tenant: its own value, or the tenant of the record it is nested in
+    /// when it has none. A value of another tenant is the record's error: rows link only
+    /// within their tenant (SPEC 6).
+    private func readTenant(_ json: JSONValue, _ attribute: AttributePlan, of entity: EntityPlan) throws(RecordError) -> Value {
+        let given = try read(json, attribute)
+        guard let tenant else {
+            guard let given, !given.isNull else {
+                throw fail(
+                    "missing tenant '\(attribute.spec.name)' (key '\(attribute.spec.key)') of distributed entity \(entity.spec.name)",
+                    key: attribute)
+            }
+            return given
+        }
+        guard let given, !given.isNull else { return Value(tenant) }
+        try checkTenant(given, of: entity, at: attribute)
+        return given
+    }
+
+    /// Refuses `value` as a tenant of a row of `entity` unless it is the current record's.
+    func checkTenant(_ value: Value, of entity: EntityPlan, at attribute: AttributePlan?) throws(RecordError) {
+        guard let tenant, value.stored != tenant else { return }
+        let message = "tenant '\(entity.spec.tenantAttribute ?? "")' of \(entity.spec.name) is \(value.stored.shown), "
+            + "but the record is in tenant \(tenant.shown): rows link only within their tenant"
+        throw attribute.map { fail(message, key: $0) } ?? fail(message)
     }
 
     /// One attribute's value; `nil` where the key is missing.

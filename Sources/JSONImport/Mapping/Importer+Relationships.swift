@@ -52,9 +52,10 @@ extension Importer {
         }
     }
 
-    /// The key values of a reference: a scalar, or an array of values in key order.
+    /// The key values of a reference: a scalar, or an array of values in key order. A
+    /// distributed target's key takes the tenant of the record the reference is in.
     private func referenceKey(_ json: JSONValue, _ target: EntityPlan) throws(RecordError) -> [Value] {
-        let slots = target.keySlots
+        let slots = target.referenceKeySlots
         let parts: [JSONValue]
         if slots.count == 1 {
             parts = [json]
@@ -64,7 +65,7 @@ extension Importer {
             }
             parts = Array(json.elements)
         }
-        var key: [Value] = []
+        var given = [Value?](filledWith: nil, count: target.attributes.count)
         for (i, (slot, part)) in zip(slots, parts).enumerated() {
             // Errors name the value's own path: the reference, or its element for a composite key.
             let at: [PathComponent] = slots.count == 1 ? path : path + [.index(i)]
@@ -75,9 +76,16 @@ extension Importer {
                 throw RecordError(path: at, message: error.message)
             }
             guard !value.isNull else { throw RecordError(path: at, message: "a key of \(target.spec.name) cannot be null") }
-            key.append(value)
+            if slot == target.tenantSlot {
+                do { try checkTenant(value, of: target, at: nil) } catch { throw RecordError(path: at, message: error.message) }
+            }
+            given[slot] = value
         }
-        return key
+        if let slot = target.tenantSlot, given[slot] == nil {
+            guard let tenant else { throw fail("a reference to \(target.spec.name) needs the tenant of the record it is in") }
+            given[slot] = Value(tenant)
+        }
+        return target.keySlots.map { given[$0]! }
     }
 
     /// Counts and flags the consequences of a row's link columns changing from `old` (`nil` for

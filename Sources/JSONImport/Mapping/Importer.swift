@@ -37,6 +37,9 @@ final class Importer {
     @exclusivity(unchecked) var pendingUniquesAtRecord: [PendingSlot: PendingUnique] = [:]
     /// Where the root record being imported is.
     @exclusivity(unchecked) var recordPlace = RecordPlace()
+    /// The tenant of the distributed record being imported (SPEC 6): the records nested in it
+    /// and the references it makes take it.
+    @exclusivity(unchecked) var tenant: StoredValue?
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
     /// Where originals go past their budget; `nil` keeps them in memory.
     let spilledOriginals: SpilledOriginals?
@@ -96,7 +99,10 @@ final class Importer {
         guard json.kind == .object else {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
         }
+        let outerTenant = tenant
+        defer { tenant = outerTenant }
         var values = try readAttributes(json, entity)
+        if let slot = entity.tenantSlot { tenant = values[slot]?.stored }
         let key = try primaryKey(values, entity)
         try validate(values, entity)
         if let row = repeatedRow(entity, key: key, values: values) {

@@ -47,6 +47,9 @@ public struct MappingDiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let invalidPattern = Code(rawValue: "invalidPattern")
         /// A relationship that cannot reference its target this way (`by: id` to an owned entity).
         public static let invalidReference = Code(rawValue: "invalidReference")
+        /// A `distribution` that names no attribute that can hold a tenant, or entities linked
+        /// across tenants (SPEC 6).
+        public static let invalidDistribution = Code(rawValue: "invalidDistribution")
         /// An entity whose table would need more columns than SQLite allows (2000, its key,
         /// link and bookkeeping columns included).
         public static let tooManyColumns = Code(rawValue: "tooManyColumns")

@@ -65,13 +65,21 @@ public struct EntitySpec: Sendable, Hashable {
     /// The table keeps the `_created_at`, `_updated_at` and `_seen_at` columns; without them
     /// rows are never evicted.
     public let hasTimestamps: Bool
+    /// How a distributed PostgreSQL spreads the rows (SPEC 6); `nil` when the mappings
+    /// distribute nothing the entity links to.
+    public let distribution: Distribution?
+    /// The key attributes a reference by key gives, as the mapping declares `primaryKey`: for a
+    /// distributed entity, ``primaryKey`` without the tenant attribute the store puts first in it
+    /// (a reference takes the tenant of the record it is in).
+    public let referenceKey: [String]
     /// Where the entity's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
         name: String, table: String, primaryKey: [String], attributes: [AttributeSpec],
         relationships: [RelationshipSpec], root: JSONKeyPath?, cleanup: CleanupPolicy,
-        hasTimestamps: Bool, location: SourceLocation
+        hasTimestamps: Bool, distribution: Distribution? = nil, referenceKey: [String]? = nil,
+        location: SourceLocation
     ) {
         self.name = name
         self.table = table
@@ -81,7 +89,15 @@ public struct EntitySpec: Sendable, Hashable {
         self.root = root
         self.cleanup = cleanup
         self.hasTimestamps = hasTimestamps
+        self.distribution = distribution
+        self.referenceKey = referenceKey ?? primaryKey
         self.location = location
+    }
+
+    /// The attribute that names a distributed entity's tenant, or `nil`.
+    public var tenantAttribute: String? {
+        if case .key(let name) = distribution { return name }
+        return nil
     }
 
     /// `true` when the entity has no primary key and lives inside whatever links to it (SPEC 2.4).
@@ -135,6 +151,15 @@ public struct EntitySpec: Sendable, Hashable {
     /// The most columns a SQLite table has (SQLITE_MAX_COLUMN): an entity whose table would
     /// need more is refused when the mappings load.
     static let maximumColumns = 2000
+}
+
+/// How a distributed PostgreSQL (Citus) spreads an entity's rows over its nodes (SPEC 6).
+public enum Distribution: Sendable, Hashable {
+    /// By the value of this attribute, the tenant: a tenant's rows sit together, its primary
+    /// keys, link tables and references carry the tenant, and rows link only within a tenant.
+    case key(String)
+    /// A small table every node holds whole, shared by every tenant.
+    case reference
 }
 
 /// What the clean-up pass does with an entity's rows (SPEC 2.5).

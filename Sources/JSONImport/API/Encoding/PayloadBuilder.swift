@@ -56,29 +56,38 @@ struct PayloadBuilder {
             let key = try keyValues(properties, of: target, path: path, required: true)!
             let isAncestor = ancestors.contains { $0.entity == target.name && $0.key == key }
             if relationship.by != .id && !isAncestor { return try record(value, of: target, path: path) }
-            return reference(key, relationship, target)
+            return reference(key, of: target.keyAttributes, relationship, target)
         }
         guard !target.isOwned else {
             throw PayloadError(path: path, message: "\(target.name) has no primary key: expected a nested value, found \(value.summary)")
         }
+        // A reference gives the key as the mapping declares it: a distributed target takes the
+        // tenant of the record it is in.
+        let attributes = target.referenceKey.compactMap(target.attribute(named:))
         let parts: [PropertyValue]
-        if target.primaryKey.count == 1 {
+        if attributes.count == 1 {
             parts = [value]
-        } else if case .array(let items) = value, items.count == target.primaryKey.count {
+        } else if case .array(let items) = value, items.count == attributes.count {
             parts = items
         } else {
-            throw PayloadError(path: path, message: "the key of \(target.name) has \(target.primaryKey.count) values: expected an array of them, found \(value.summary)")
+            throw PayloadError(path: path, message: "the key of \(target.name) has \(attributes.count) values: expected an array of them, found \(value.summary)")
         }
         var key: [RecordValue] = []
-        for (part, attribute) in zip(parts, target.keyAttributes) { key.append(try Self.json(part, for: attribute, path: path)) }
-        return reference(key, relationship, target)
+        for (part, attribute) in zip(parts, attributes) { key.append(try Self.json(part, for: attribute, path: path)) }
+        return reference(key, of: attributes, relationship, target)
     }
 
-    /// A reference by key: the key's values, or for `by: object` an object holding only them.
-    private func reference(_ key: [RecordValue], _ relationship: RelationshipSpec, _ target: EntitySpec) -> RecordValue {
-        guard relationship.by == .object else { return key.count == 1 ? key[0] : .array(key) }
+    /// A reference by key: the values of the key a reference gives, or for `by: object` an
+    /// object holding `key`, the values of `attributes`.
+    private func reference(
+        _ key: [RecordValue], of attributes: [AttributeSpec], _ relationship: RelationshipSpec, _ target: EntitySpec
+    ) -> RecordValue {
+        guard relationship.by == .object else {
+            let values = zip(attributes, key).filter { target.referenceKey.contains($0.0.name) }.map(\.1)
+            return values.count == 1 ? values[0] : .array(values)
+        }
         var object = RecordObject()
-        for (value, attribute) in zip(key, target.keyAttributes) { set(&object, attribute.key.segments, value) }
+        for (value, attribute) in zip(key, attributes) { set(&object, attribute.key.segments, value) }
         return .object(object)
     }
 

@@ -14,6 +14,7 @@ struct EntityDraft {
     var root: JSONKeyPath?
     var cleanup: CleanupPolicy?
     var hasTimestamps = true
+    var distribution: DistributionDraft?
 
     init(name: String, location: SourceLocation) {
         self.name = name
@@ -23,6 +24,14 @@ struct EntityDraft {
     }
 
     var isOwned: Bool { !declaresPrimaryKey }
+}
+
+/// A `distribution` as read (SPEC 6), with where it is written.
+enum DistributionDraft {
+    /// `{ key: NAME }`: the tenant attribute's name, and where that name is written.
+    case key(String, SourceLocation)
+    /// `reference`: a table every node holds whole.
+    case reference(SourceLocation)
 }
 
 /// An attribute as read, with what later checks need to know about how it was written.

@@ -4,6 +4,7 @@ extension MappingLoader {
     static let defaultsKeys = ["keyStyle"]
     static let entityKeys = [
         "primaryKey", "attributes", "relationships", "keyStyle", "root", "table", "cleanup", "timestamps",
+        "distribution",
     ]
 
     static let keyStyles = KeyStyle.allCases.map { ($0.rawValue, $0) }
@@ -56,6 +57,7 @@ extension MappingLoader {
         if let node = fields["root"] { entity.root = keyPath(node, for: "root") }
         if let node = fields["cleanup"] { entity.cleanup = option(node, for: "cleanup", Self.cleanupPolicies) }
         if let node = fields["timestamps"] { entity.hasTimestamps = bool(node, for: "timestamps") ?? true }
+        if let node = fields["distribution"] { entity.distribution = readDistribution(node, of: name) }
         if let node = fields["primaryKey"] {
             entity.declaresPrimaryKey = true
             entity.primaryKey = readPrimaryKey(node)
@@ -85,6 +87,24 @@ extension MappingLoader {
         // Without attributes every key name would be reported too; the missing attributes say it all.
         if !entity.attributes.isEmpty { checkPrimaryKey(of: entity) }
         drafts.append(entity)
+    }
+
+    /// `distribution: reference` or `distribution: { key: ATTRIBUTE }`.
+    private mutating func readDistribution(_ node: YAMLNode, of entity: String) -> DistributionDraft? {
+        if node.scalar?.value == "reference", node.resolved != .null { return .reference(location(of: node)) }
+        guard node.mapping != nil else {
+            report(
+                .invalidValue,
+                "'distribution' is 'reference' or '{ key: ATTRIBUTE }', found \(node.summary)", at: node)
+            return nil
+        }
+        let place = "in 'distribution' of '\(entity)'"
+        guard let fields = fields(node, allowed: ["key"], place: place) else { return nil }
+        guard let keyNode = fields["key"] else {
+            report(.missingKey, "'distribution' of '\(entity)' needs 'key: ATTRIBUTE' (the tenant attribute)", at: node)
+            return nil
+        }
+        return text(keyNode, for: "key").map { .key($0, location(of: keyNode)) }
     }
 
     private mutating func readPrimaryKey(_ node: YAMLNode) -> [(name: String, location: SourceLocation)] {

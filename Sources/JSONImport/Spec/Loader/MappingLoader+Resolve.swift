@@ -22,7 +22,11 @@ extension MappingLoader {
         let backSides = pairInverses(index)
         let (links, linkIndex) = makeLinks(index, backSides: backSides, skipping: duplicates, tables: &tables)
         guard diagnostics.isEmpty else { return Resolved() }
-        let entities = drafts.enumerated().map { i, draft in makeEntity(draft, at: i, linkIndex: linkIndex) }
+        let distributions = resolveDistributions(index)
+        guard diagnostics.isEmpty else { return Resolved() }
+        let entities = drafts.enumerated().map { i, draft in
+            makeEntity(draft, at: i, distribution: distributions[i], linkIndex: linkIndex)
+        }
         checkColumnCounts(entities, links: links)
         return Resolved(entities: entities, links: links)
     }
@@ -220,7 +224,9 @@ extension MappingLoader {
         }
     }
 
-    private func makeEntity(_ draft: EntityDraft, at i: Int, linkIndex: [RelationshipID: Int]) -> EntitySpec {
+    private func makeEntity(
+        _ draft: EntityDraft, at i: Int, distribution: Distribution?, linkIndex: [RelationshipID: Int]
+    ) -> EntitySpec {
         let relationships = draft.relationships.enumerated().map { j, r in
             guard let target = r.target, let kind = r.kind,
                 let link = linkIndex[RelationshipID(entity: i, relationship: j)]
@@ -231,10 +237,16 @@ extension MappingLoader {
                 name: r.name, target: target, kind: kind, key: r.key, by: r.by, inverse: r.inverse, policy: r.policy,
                 onDelete: r.onDelete, missing: r.missing, linkIndex: link, location: r.location)
         }
+        // A distributed entity's keys are unique within its tenant: the tenant comes first in them.
+        let declaredKey = draft.primaryKey.map(\.name)
+        var primaryKey = declaredKey
+        if case .key(let tenant)? = distribution, !draft.isOwned, !declaredKey.contains(tenant) {
+            primaryKey = [tenant] + declaredKey
+        }
         return EntitySpec(
-            name: draft.name, table: draft.table, primaryKey: draft.primaryKey.map(\.name),
+            name: draft.name, table: draft.table, primaryKey: primaryKey,
             attributes: draft.attributes.map(\.spec), relationships: relationships, root: draft.root,
             cleanup: draft.cleanup ?? (draft.isOwned ? .orphans : .none), hasTimestamps: draft.hasTimestamps,
-            location: draft.location)
+            distribution: distribution, referenceKey: declaredKey, location: draft.location)
     }
 }
