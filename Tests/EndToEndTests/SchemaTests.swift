@@ -35,6 +35,48 @@ import Testing
         #expect(names.isSuperset(of: ["_jsonimport_meta", "User", "Address", "Repo", "Tag"]), "\(psql)")
     }
 
+    /// `Examples/tenants/Mappings`, distributed by organisation.
+    private static let tenantMappings: String = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }  // file, EndToEndTests, Tests
+        return root.appendingPathComponent("Examples/tenants/Mappings").path
+    }()
+
+    @Test func citusDialectDistributesTablesByTheirTenant() throws {
+        let result = try CLI.run(["schema", "--dialect", "citus", "--mappings", Self.tenantMappings])
+        #expect(result.exitCode == 0, "\(result)")
+        let postgres = try CLI.run(["schema", "--dialect", "postgres", "--mappings", Self.tenantMappings])
+        #expect(result.stdout.hasPrefix(postgres.stdout))
+        let calls = result.stdout.dropFirst(postgres.stdout.count).split(separator: "\n")
+        #expect(calls == [
+            #"SELECT create_reference_table('"_jsonimport_meta"');"#,
+            #"SELECT create_distributed_table('"Org"', 'id', colocate_with => 'none');"#,
+            #"SELECT create_distributed_table('"Org__seen"', '_id', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Member"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Member__seen"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Address"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Address__seen"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Project"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Project__seen"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_reference_table('"Tag"');"#,
+            #"SELECT create_reference_table('"Tag__seen"');"#,
+            #"SELECT create_distributed_table('"Member_friends"', 'orgId', colocate_with => '"Org"');"#,
+            #"SELECT create_distributed_table('"Project_tags"', 'orgId', colocate_with => '"Org"');"#,
+        ])
+        // Every unique index and primary key of a distributed table holds the tenant, as Citus requires.
+        #expect(postgres.stdout.contains(#"PRIMARY KEY ("orgId", "_id")"#))
+        #expect(postgres.stdout.contains(#"CREATE UNIQUE INDEX "Member_key" ON "Member"("orgId", "id")"#))
+        #expect(postgres.stdout.contains(#"PRIMARY KEY ("orgId", "source", "target")"#))
+        #expect(postgres.stdout.contains(#"CREATE INDEX "Member_friends_target" ON "Member_friends"("orgId", "target")"#))
+    }
+
+    @Test(.enabled(if: PSQL.url != nil, "needs a PostgreSQL server: JSONIMPORT_TEST_POSTGRES (Scripts/test.sh starts one)"))
+    func distributedSchemaIsAcceptedByPostgreSQL() throws {
+        let result = try CLI.run(["schema", "--dialect", "postgres", "--mappings", Self.tenantMappings])
+        let psql = try PSQL.run(result.stdout)
+        #expect(psql.exitCode == 0, "\(psql)")
+    }
+
     @Test func eachDialectTypesColumnsItsOwnWay() throws {
         let spec = try MappingSpec.load(yaml: """
             version: 1
@@ -56,7 +98,7 @@ import Testing
         let file = try directory.write(MappingFixtures.single, to: "members.yml")
         let result = try CLI.run(["schema", "--dialect", "mysql", "--mappings", file.path])
         #expect(result.exitCode == 2)
-        #expect(result.stderr.hasPrefix("error: invalid value 'mysql' for option '--dialect': expected one of sqlite, postgres\n"))
+        #expect(result.stderr.hasPrefix("error: invalid value 'mysql' for option '--dialect': expected one of sqlite, postgres, citus\n"))
     }
 
     @Test func schemaPrintsTheLibrarysStatementsEachEndedBySemicolon() throws {

@@ -37,8 +37,10 @@ public struct StorageSchema: Sendable, Hashable {
             result.append(createTable(entity))
             result += indexes(entity)
             if dialect == .postgres && entity.hasTimestamps {
+                let key = seenTenantColumn(of: entity).map { "\(quote($0.name)) \($0.typeName) NOT NULL, \"_id\" int8, " } ?? "\"_id\" int8 PRIMARY KEY, "
+                let tenantKey = seenTenantColumn(of: entity).map { ", PRIMARY KEY (\(quote($0.name)), \"_id\")" } ?? ""
                 result.append(
-                    "CREATE TABLE \(quote(Self.seenTable(of: entity.table))) (\"_id\" int8 PRIMARY KEY, \"_seen_at\" timestamptz NOT NULL) "
+                    "CREATE TABLE \(quote(Self.seenTable(of: entity.table))) (\(key)\"_seen_at\" timestamptz NOT NULL\(tenantKey)) "
                         + "WITH (fillfactor = 50)")
             }
         }
@@ -47,6 +49,63 @@ public struct StorageSchema: Sendable, Hashable {
             result += linkTable(name, link)
         }
         return result
+    }
+
+    /// The calls of a distributed PostgreSQL (Citus) that spread the tables of `statements`
+    /// (SPEC 6): each table of a distributed entity, its seen table and its link tables by its
+    /// tenant column, co-located with the first distributed table of the same tenant type; each
+    /// table of a reference entity (and its link tables), and the bookkeeping table, on every
+    /// node.
+    public var distributionStatements: [String] {
+        // The bookkeeping table is read and written with every table: every node holds it.
+        var result = ["SELECT create_reference_table('\(literal(quote(Self.metadataTable)))')"]
+        var firstOfType: [String: String] = [:]
+        func distribute(_ table: String, by column: Column) {
+            let group = firstOfType[column.typeName].map { "'\(literal(quote($0)))'" } ?? "'none'"
+            if firstOfType[column.typeName] == nil { firstOfType[column.typeName] = table }
+            result.append(
+                "SELECT create_distributed_table('\(literal(quote(table)))', '\(literal(column.name))', colocate_with => \(group))")
+        }
+        for entity in spec.entities {
+            if entity.distribution == .reference {
+                result.append("SELECT create_reference_table('\(literal(quote(entity.table)))')")
+                if entity.hasTimestamps && dialect == .postgres {
+                    result.append("SELECT create_reference_table('\(literal(quote(Self.seenTable(of: entity.table))))')")
+                }
+            } else if let tenant = tenantColumn(of: entity) {
+                distribute(entity.table, by: tenant)
+                if entity.hasTimestamps && dialect == .postgres {
+                    // The seen table of an entity whose key is its tenant is keyed by that row id.
+                    let column = seenTenantColumn(of: entity) ?? Column(name: "_id", kind: .integer, typeName: "int8", constraint: nil)
+                    distribute(Self.seenTable(of: entity.table), by: column)
+                }
+            }
+        }
+        for link in spec.links {
+            guard case .linkTable(let name) = link.storage else { continue }
+            let source = spec[entity: link.source]
+            if let tenant = tenantColumn(of: source) {
+                distribute(name, by: tenant)
+            } else if source.distribution == .reference {
+                result.append("SELECT create_reference_table('\(literal(quote(name)))')")
+            }
+        }
+        return result
+    }
+
+    /// The tenant column of a distributed entity's tables, on PostgreSQL (SPEC 6): SQLite, one
+    /// node, keeps the tenant only in the entity's keys.
+    func tenantColumn(of entity: EntitySpec) -> Column? {
+        guard dialect == .postgres, let name = entity.tenantAttribute, let attribute = entity.attribute(named: name) else {
+            return nil
+        }
+        return Column(name: name, kind: Column.Kind(attribute.type), typeName: dialect.typeName(of: attribute.type), constraint: "NOT NULL")
+    }
+
+    /// The tenant column of a distributed entity's seen table: none when the entity's key is
+    /// its tenant, which the table's `_id` then holds.
+    func seenTenantColumn(of entity: EntitySpec) -> Column? {
+        entity.rowIDColumn == entity.tenantAttribute ? nil : tenantColumn(of: entity)
     }
 
     /// The table where PostgreSQL keeps when rows of the entity table `table` were last seen
@@ -65,7 +124,9 @@ public struct StorageSchema: Sendable, Hashable {
         var columns: [Column] = []
         let rowID = dialect.typeName(of: .scalar(.int))
         if entity.rowIDColumn == "_id" {
-            columns.append(Column(name: "_id", kind: .integer, typeName: rowID, constraint: "PRIMARY KEY"))
+            // A distributed table's primary key holds its tenant (see `createTable`).
+            let constraint = tenantColumn(of: entity) == nil ? "PRIMARY KEY" : "NOT NULL"
+            columns.append(Column(name: "_id", kind: .integer, typeName: rowID, constraint: constraint))
         }
         for attribute in entity.attributes {
             let isRowID = attribute.name == entity.rowIDColumn
@@ -139,8 +200,11 @@ public struct StorageSchema: Sendable, Hashable {
     }
 
     private func createTable(_ entity: EntitySpec) -> String {
-        let body = columns(of: entity).map { "  " + $0.definition }.joined(separator: ",\n")
-        return "CREATE TABLE \(quote(entity.table)) (\n\(body)\n)"
+        var lines = columns(of: entity).map { "  " + $0.definition }
+        if let tenant = tenantColumn(of: entity), entity.rowIDColumn == "_id" {
+            lines.append("  PRIMARY KEY (\(quote(tenant.name)), \"_id\")")
+        }
+        return "CREATE TABLE \(quote(entity.table)) (\n\(lines.joined(separator: ",\n"))\n)"
     }
 
     private func indexes(_ entity: EntitySpec) -> [String] {
@@ -159,7 +223,8 @@ public struct StorageSchema: Sendable, Hashable {
         for (link, _) in foreignKeys(heldBy: entity) {
             guard case .foreignKey(_, let column, _, let isUnique) = link.storage else { continue }
             let kind = isUnique ? "UNIQUE INDEX" : "INDEX"
-            result.append("CREATE \(kind) \(quote("\(table)_\(column)")) ON \(quote(table))(\(quote(column)))")
+            let columns = (tenantColumn(of: entity).map { [quote($0.name)] } ?? []) + [quote(column)]
+            result.append("CREATE \(kind) \(quote("\(table)_\(column)")) ON \(quote(table))(\(columns.joined(separator: ", ")))")
         }
         return result
     }
@@ -172,15 +237,19 @@ public struct StorageSchema: Sendable, Hashable {
             dialect.declaresForeignKeys
                 ? " REFERENCES \(quote(entity.table))(\(quote(entity.rowIDColumn))) ON DELETE CASCADE" : ""
         }
+        // A distributed source's links carry its tenant, first in their key and index.
+        let tenant = tenantColumn(of: source)
+        let lead = tenant.map { [quote($0.name)] } ?? []
         let create = """
             CREATE TABLE \(quote(name)) (
-              "source" \(integer) NOT NULL\(references(source)),
+            \(tenant.map { "  \($0.definition),\n" } ?? "")  "source" \(integer) NOT NULL\(references(source)),
               "target" \(integer) NOT NULL\(references(target)),
               "position" \(integer) NOT NULL,
-              PRIMARY KEY ("source", "target")
+              PRIMARY KEY (\((lead + ["\"source\"", "\"target\""]).joined(separator: ", ")))
             )\(dialect == .sqlite ? " WITHOUT ROWID" : "")
             """
-        return [create, Self.targetIndex(ofLinkTable: name).create]
+        guard tenant != nil else { return [create, Self.targetIndex(ofLinkTable: name).create] }
+        return [create, "CREATE INDEX \(quote("\(name)_target")) ON \(quote(name))(\((lead + ["\"target\""]).joined(separator: ", ")))"]
     }
 
     /// The index on a link table's `target` column: reads from the back side and deletions of
@@ -190,6 +259,9 @@ public struct StorageSchema: Sendable, Hashable {
         return (name, "CREATE INDEX \(ifNotExists ? "IF NOT EXISTS " : "")\(name) ON \(quote(table))(\"target\")")
     }
 }
+
+/// Quotes an SQL string literal's text: `'` doubled.
+func literal(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "''") }
 
 /// Quotes an SQL identifier.
 func quote(_ identifier: String) -> String {

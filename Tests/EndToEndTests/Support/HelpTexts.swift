@@ -87,14 +87,17 @@ enum HelpTexts {
 
         Statements end with ';', one after another, ready for 'sqlite3' or, with
         '--dialect postgres', for 'psql' (which runs them in the schema first on its
-        search_path). The store is never opened.
+        search_path). '--dialect citus' prints the PostgreSQL statements, then the Citus
+        calls that distribute the tables of entities with 'distribution: { key: … }' by
+        their tenant and make those of 'distribution: reference' reference tables. The
+        store is never opened.
 
         USAGE: jsonimport schema [OPTIONS]
 
         OPTIONS:
-          --dialect DIALECT       The SQL to print: the SQLite store's, or the
-                                  PostgreSQL store's. (values: sqlite, postgres;
-                                  default: sqlite)
+          --dialect DIALECT       The SQL to print: the SQLite store's, the PostgreSQL
+                                  store's, or that with Citus's distribution calls.
+                                  (values: sqlite, postgres, citus; default: sqlite)
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)

@@ -18,6 +18,9 @@ final class PostgresConnection {
     let schema: String
     private var statements: [String: PreparedStatement] = [:]
     private var preparedCount = 0
+    /// When set, the text of every statement sent from then on, each prepared statement once:
+    /// what the tests of distributed entities read (SPEC 6).
+    var statementLog: [String]?
 
     /// A statement prepared on the server, named there, with the parameter types it inferred.
     struct PreparedStatement {
@@ -133,6 +136,7 @@ final class PostgresConnection {
     /// separated by semicolons) in one round trip, with the simple query protocol. Not for
     /// `COPY` (see ``copy(into:columns:_:)``).
     func execute(_ sql: String) throws(StoreError) {
+        statementLog?.append(sql)
         _ = try check(PQexec(handle, sql), sql: sql)
     }
 
@@ -162,6 +166,7 @@ final class PostgresConnection {
     /// back or not.
     func prepared(_ sql: String) throws(StoreError) -> PreparedStatement {
         if let cached = statements[sql] { return cached }
+        statementLog?.append(sql)
         preparedCount += 1
         let name = "jsonimport_\(preparedCount)"
         _ = try check(PQprepare(handle, name, sql, 0, nil), sql: sql)

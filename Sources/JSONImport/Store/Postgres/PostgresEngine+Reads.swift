@@ -87,7 +87,7 @@ extension PostgresEngine {
     }
 
     /// The element type of an array of key values of `type`.
-    private static func arrayType(of type: AttributeType) -> String {
+    static func arrayType(of type: AttributeType) -> String {
         switch type {
         case .scalar(.int): return "int8"
         case .scalar(.double): return "float8"
@@ -100,7 +100,7 @@ extension PostgresEngine {
     /// `value` as an element of an array's text form: a number as Swift prints it (a double
     /// in as few digits as read back the same), text in double quotes with `"` and `\`
     /// escaped, `NULL` for NULL.
-    private static func arrayElement(_ value: StoredValue) -> String {
+    static func arrayElement(_ value: StoredValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let v): return String(v)

@@ -255,23 +255,34 @@ final class PostgresEngine {
     func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError) {
         try handOverPendingWrites()
         guard !rows.isEmpty else { return }
+        let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
         if column == Store.Timestamp.seenAt.rawValue {
-            try connection.run(
-                "INSERT INTO \(quote(StorageSchema.seenTable(of: entity.spec.table))) (\"_id\", \"_seen_at\") "
-                    + "SELECT unnest($2::int8[]), $1 ON CONFLICT (\"_id\") DO UPDATE SET \"_seen_at\" = EXCLUDED.\"_seen_at\"",
-                [value, Self.array(rows)])
+            let seen = quote(StorageSchema.seenTable(of: entity.spec.table))
+            let upsert = " DO UPDATE SET \"_seen_at\" = EXCLUDED.\"_seen_at\""
+            if let name = entity.spec.tenantAttribute, name != entity.spec.rowIDColumn {
+                // The seen row takes its tenant from the row it is of.
+                try connection.run(
+                    "INSERT INTO \(seen) (\(quote(name)), \"_id\", \"_seen_at\") SELECT r.\(quote(name)), r.\(entity.rowID), $1 "
+                        + "FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql) "
+                        + "ON CONFLICT (\(quote(name)), \"_id\")" + upsert,
+                    [value, Self.array(rows)] + tenant.parameters)
+            } else {
+                try connection.run(
+                    "INSERT INTO \(seen) (\"_id\", \"_seen_at\") SELECT unnest($2::int8[]), $1 ON CONFLICT (\"_id\")" + upsert,
+                    [value, Self.array(rows)])
+            }
             return
         }
         try connection.run(
-            "UPDATE \(entity.table) SET \(quote(column)) = $1 WHERE \(entity.rowID) = ANY($2::int8[])",
-            [value, Self.array(rows)])
+            "UPDATE \(entity.table) AS r SET \(quote(column)) = $1 WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)",
+            [value, Self.array(rows)] + tenant.parameters)
     }
 
     /// The `_seen_at` of the row of `entity` named `alias` in a statement: the later of its
     /// column and its row in the seen table.
     static func seenAt(_ entity: EntitySpec, alias: String) -> String {
         "greatest(\(alias).\"_seen_at\", (SELECT s.\"_seen_at\" FROM \(quote(StorageSchema.seenTable(of: entity.table))) AS s "
-            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))))"
+            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))\(tenantJoin(entity, "s", alias))))"
     }
 
     /// Row ids as one `int8[]` parameter (its text form, `{1,2,3}`).

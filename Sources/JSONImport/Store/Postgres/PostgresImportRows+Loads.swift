@@ -63,10 +63,11 @@ extension PostgresImportRows {
         let missing = Set(ids.filter { rows.rows[$0] == nil })
         guard !missing.isEmpty else { return nil }
         let entity = rows.plan
+        let tenant = engine.tenantFilter(entity.spec, alias: "r", parameter: 2)
         return Load(
             statement: PostgresStatement(
-                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])",
-                [PostgresEngine.array(missing)]),
+                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])\(tenant.sql)",
+                [PostgresEngine.array(missing)] + tenant.parameters),
             apply: { [cache] result in for row in result { Self.cacheRow(row, into: rows, cache) } })
     }
 
@@ -75,6 +76,10 @@ extension PostgresImportRows {
         let unknown = Array(Set(keys.filter { rows.row(forKey: $0) == nil && !rows.absentKeys.contains($0) }))
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan
+        // A key names its tenant: the transaction's tenants are those of the keys it looks up.
+        if let slot = entity.tenantSlot, let position = entity.keySlots.firstIndex(of: slot) {
+            for key in unknown { tenants.insert(key[position]) }
+        }
         let (condition, parameters) = PostgresEngine.keyCondition(entity, keys: unknown)
         return Load(
             statement: PostgresStatement(
@@ -102,10 +107,11 @@ extension PostgresImportRows {
         }
         guard !needed.isEmpty else { return nil }
         let column = quote(relationship.columnName!)
+        let tenant = engine.tenantFilter(entity.spec, alias: "r", parameter: 2)
         return Load(
             statement: PostgresStatement(
-                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])",
-                [PostgresEngine.array(needed)]),
+                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])\(tenant.sql)",
+                [PostgresEngine.array(needed)] + tenant.parameters),
             apply: { [cache] result in
                 for row in result { Self.cacheRow(row, into: rows, cache) }
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
@@ -124,11 +130,12 @@ extension PostgresImportRows {
             }
         }
         guard !needed.isEmpty else { return nil }
+        let tenant = engine.tenantFilter(table.source.spec, alias: nil, parameter: 2)
         return Load(
             statement: PostgresStatement(
-                "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[]) "
-                    + "ORDER BY \"source\", \"position\"",
-                [PostgresEngine.array(needed)]),
+                "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])"
+                    + "\(tenant.sql) ORDER BY \"source\", \"position\"",
+                [PostgresEngine.array(needed)] + tenant.parameters),
             apply: { [cache] result in Self.cacheLists(result, sources: needed, into: table, cache) })
     }
 
@@ -146,11 +153,13 @@ extension PostgresImportRows {
         }
         guard !needed.isEmpty else { return nil }
         let name = quote(table.name)
+        let tenant = engine.tenantFilter(table.source.spec, alias: nil, parameter: 2)
         return Load(
             statement: PostgresStatement(
                 "SELECT \"source\", \"target\", \"position\" FROM \(name) WHERE \"source\" IN "
-                    + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])) ORDER BY \"source\", \"position\"",
-                [PostgresEngine.array(needed)]),
+                    + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])\(tenant.sql))\(tenant.sql) "
+                    + "ORDER BY \"source\", \"position\"",
+                [PostgresEngine.array(needed)] + tenant.parameters),
             apply: { [cache] result in
                 var sources = Set<Int64>()
                 for link in result { if case .integer(let source) = link[0] { sources.insert(source) } }

@@ -190,8 +190,10 @@ extension PostgresImportRows {
         for (table, sources) in lists {
             let stored = sources.filter { table.lists[$0]!.isStored }
             if !stored.isEmpty {
+                let tenant = engine.tenantFilter(table.source.spec, alias: nil, parameter: 2)
                 first.append(PostgresStatement(
-                    "DELETE FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])", [PostgresEngine.array(stored)]))
+                    "DELETE FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])\(tenant.sql)",
+                    [PostgresEngine.array(stored)] + tenant.parameters))
             }
         }
         handOver.steps.append(.statements(first))
@@ -210,14 +212,19 @@ extension PostgresImportRows {
         }
         let linkColumns = [PostgresCopyColumn("source", .int8), PostgresCopyColumn("target", .int8), PostgresCopyColumn("position", .int8)]
         for (table, sources) in lists {
+            // A distributed source's links carry its tenant, read from the cached source row.
+            let owners = cache.rows(table.source)
+            let tenantSlot = table.source.tenantSlot
+            let tenantColumn = tenantSlot.map { [PostgresCopyColumn(table.source.spec.attributes[$0].name, Self.columnType(table.source.spec.attributes[$0].type))] } ?? []
             var links: [[StoredValue]] = []
             for source in sources {
                 let list = table.lists[source]!
+                let tenant = tenantSlot.map { [owners.rows[source]?.values[$0] ?? .null] } ?? []
                 for (target, position) in zip(list.targets, list.positions) {
-                    links.append([.integer(source), .integer(target), .integer(position)])
+                    links.append(tenant + [.integer(source), .integer(target), .integer(position)])
                 }
             }
-            if !links.isEmpty { handOver.steps.append(.copy(table: table.name, columns: linkColumns, rows: links)) }
+            if !links.isEmpty { handOver.steps.append(.copy(table: table.name, columns: tenantColumn + linkColumns, rows: links)) }
         }
         handOver.steps.append(.statements(updates.map { rows, _ in PostgresStatement(mergeSQL(rows.plan)) }))
 
@@ -335,17 +342,19 @@ extension PostgresImportRows {
             guard case .selfColumn(let name, true) = entity.relationships[r].storage else { return nil }
             let column = quote(name)
             return "UPDATE \(entity.table) AS t SET \(column) = NULL FROM \(stage) AS s "
-                + "WHERE t.\(entity.rowID) = s.\(entity.rowID) AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"
+                + "WHERE t.\(entity.rowID) = s.\(entity.rowID)\(PostgresEngine.tenantJoin(entity.spec, "t", "s")) "
+                + "AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"
         }
     }
 
     /// The `UPDATE` writing the staged rows of `entity` over the table's.
     private func mergeSQL(_ entity: EntityPlan) -> String {
-        let keys = Set(entity.keySlots.map { entity.spec.attributes[$0].name })
+        // A row's tenant never changes: Citus refuses to update a distribution column.
+        let keys = Set(entity.keySlots.map { entity.spec.attributes[$0].name } + [entity.spec.tenantAttribute].compactMap { $0 })
         let sets = stageColumns(entity).map(\.name).filter { !keys.contains($0) && $0 != "_id" }
         let stage = quote(Self.stageName(entity))
         return "UPDATE \(entity.table) AS t SET " + sets.map { "\(quote($0)) = s.\(quote($0))" }.joined(separator: ", ")
-            + " FROM \(stage) AS s WHERE t.\(entity.rowID) = s.\(entity.rowID)"
+            + " FROM \(stage) AS s WHERE t.\(entity.rowID) = s.\(entity.rowID)\(PostgresEngine.tenantJoin(entity.spec, "t", "s"))"
     }
 }
 

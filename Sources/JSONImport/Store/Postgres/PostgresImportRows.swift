@@ -28,6 +28,9 @@ final class PostgresImportRows: ImportRows {
     var roundTrips = 0
     /// The hand-over running on a worker thread, if any (see ``beginBatch(_:)``).
     var background: BackgroundHandOver?
+    /// The tenants of distributed entities the transaction has named (see
+    /// ``PostgresEngine/tenantFilter(_:alias:parameter:)``).
+    var tenants: Set<StoredValue> = []
 
     init(engine: PostgresEngine) {
         self.engine = engine
@@ -37,6 +40,7 @@ final class PostgresImportRows: ImportRows {
     func reset() {
         try? finishBackgroundHandOver()
         cache.removeAll()
+        tenants.removeAll()
     }
 
     // MARK: Rows
@@ -116,6 +120,7 @@ final class PostgresImportRows: ImportRows {
             },
             columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, insertedAt: now)
+        if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
         if isWrittenAtOnce(entity) {
             _ = try writeAtOnce(entity) { () throws(StoreError) in
                 try connection.run(insertSQL(entity), insertValues(entity, id: id, row))
@@ -194,7 +199,8 @@ final class PostgresImportRows: ImportRows {
     }
 
     func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {
-        if !cache.rows(entity).rows.isEmpty { return false }
+        // A distributed table is not probed across its tenants' shards.
+        if !cache.rows(entity).rows.isEmpty || entity.tenantSlot != nil { return false }
         return try isEmpty(table: entity.table)
     }
 
@@ -309,9 +315,9 @@ final class PostgresImportRows: ImportRows {
 
     // MARK: Link table indexes
 
-    func isEmpty(linkTable table: String) throws(StoreError) -> Bool {
-        try isEmpty(table: quote(table))
-    }
+    /// Not probed: a link table's emptiness only decides whether its index is set aside, and
+    /// here it stays (below).
+    func isEmpty(linkTable table: String) throws(StoreError) -> Bool { false }
 
     /// The index stays: PostgreSQL builds no index per statement the way a bulk of SQLite
     /// inserts into a fresh table pays for one.
