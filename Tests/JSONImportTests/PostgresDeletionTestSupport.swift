@@ -261,7 +261,7 @@ extension Store {
             try deleter.engine.resetKept()
             try deleter.engine.keep(rows: rows)
             for key in keys { try deleter.engine.keep(plan, key: key) }
-            try deleter.mark(plan, .notKept)
+            try deleter.mark(plan, .notKept(tenants: nil))
             let pruned = try deleter.apply(.prune, tracker: tracker).deletions
             return pruned + (try cleanUp(isOn: true, mayHaveOrphans: true, deleter: deleter, tracker: tracker))
         }

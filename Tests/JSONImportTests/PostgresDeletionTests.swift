@@ -384,7 +384,7 @@ struct PostgresDeletionTests {
                     { try engine.resetKept() },
                     { try engine.keep(rows: [1]) },
                     { try engine.keep(user, key: [.integer(2)]) },
-                    { _ = try engine.mark(user, .notKept) },
+                    { _ = try engine.mark(user, .notKept(tenants: nil)) },
                     { try engine.beginReachability(store.plan.entities) },
                     { try engine.reach(through: link, fromFrontier: false) },
                     { _ = try engine.advanceFrontier(of: user) },

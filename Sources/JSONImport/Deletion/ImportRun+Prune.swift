@@ -24,7 +24,8 @@ extension ImportRun {
     }
 
     /// Marks the root entity's rows that this import neither contained a record for (at any
-    /// depth) nor created, except those whose key is in a skipped record.
+    /// depth) nor created, except those whose key is in a skipped record. A distributed root
+    /// entity is pruned in the tenants its root records name only (SPEC 6).
     private func markPruned(_ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
         let engine = deleter.engine
         try engine.resetKept()
@@ -34,7 +35,8 @@ extension ImportRun {
         for key in skippedKeys where !entity.spec.isOwned {
             try engine.keep(entity, key: key)
         }
-        try deleter.mark(entity, .notKept)
+        let tenants = entity.tenantSlot.map { _ in importer.rootTenants.sorted { $0.shown < $1.shown } }
+        try deleter.mark(entity, .notKept(tenants: tenants))
     }
 }
 

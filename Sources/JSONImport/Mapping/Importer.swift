@@ -40,6 +40,8 @@ final class Importer {
     /// The tenant of the distributed record being imported (SPEC 6): the records nested in it
     /// and the references it makes take it.
     @exclusivity(unchecked) var tenant: StoredValue?
+    /// The tenants the root records named: those a prune works in.
+    @exclusivity(unchecked) var rootTenants: Set<StoredValue> = []
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
     /// Where originals go past their budget; `nil` keeps them in memory.
     let spilledOriginals: SpilledOriginals?
@@ -102,7 +104,10 @@ final class Importer {
         let outerTenant = tenant
         defer { tenant = outerTenant }
         var values = try readAttributes(json, entity)
-        if let slot = entity.tenantSlot { tenant = values[slot]?.stored }
+        if let slot = entity.tenantSlot {
+            tenant = values[slot]?.stored
+            if outerTenant == nil, let tenant { rootTenants.insert(tenant) }
+        }
         let key = try primaryKey(values, entity)
         try validate(values, entity)
         if let row = repeatedRow(entity, key: key, values: values) {

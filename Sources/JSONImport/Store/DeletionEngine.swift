@@ -75,8 +75,9 @@ enum DeletionSelection {
     case query(CompiledQuery)
     /// Rows whose `_seen_at` is before `time` (seconds since 1970): eviction.
     case seenBefore(Double)
-    /// Rows not in the kept set: prune.
-    case notKept
+    /// Rows not in the kept set: prune. For a distributed entity, `tenants` are the tenants
+    /// prune works in: rows of other tenants stay.
+    case notKept(tenants: [StoredValue]?)
     /// Rows not in the reached set of the last reachability pass: the clean-up pass.
     case unreachable
 }

@@ -75,6 +75,18 @@ import Testing
         #expect(report.changes.map(\.entity) == ["Member", "Address", "Project", "Tag"])
     }
 
+    @Test func pruneWorksInTheTenantsTheRootRecordsName() throws {
+        let mapper = try makeMapper(tenantYAML)
+        try mapper.importJSON(members, as: "Member")
+        let report = try mapper.importJSON(#"[{"org_id": 1, "id": 2, "login": "cid"}]"#, as: "Member", options: .init(prune: true))
+        #expect(report.counts(for: "Member").deleted == 1)
+        // No root record names tenant 2: its member stays.
+        #expect(try texts(mapper.storedRows("Member", "orgId", "id", orderedBy: "orgId", "id")) == [["1", "2"], ["2", "1"]])
+        let none = try mapper.importJSON("[]", as: "Member", options: .init(prune: true))
+        #expect(none.counts(for: "Member").deleted == 0)
+        #expect(try mapper.rowCount("Member") == 2)
+    }
+
     private func texts(_ rows: [[StoredValue]]) -> [[String]] { rows.map { $0.map(\.description) } }
 
     @Test func lookupsByKeyNameTheTenant() throws {

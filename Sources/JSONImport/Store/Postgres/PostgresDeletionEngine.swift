@@ -48,7 +48,7 @@ final class PostgresDeletionEngine: DeletionEngine {
     /// `$1…$n`, and the statement around it binds none of its own.
     func mark(_ entity: EntityPlan, _ selection: DeletionSelection) throws(StoreError) -> Int {
         try begin()
-        let select: String
+        var select: String
         var parameters: [StoredValue] = []
         switch selection {
         case .query(let query):
@@ -57,8 +57,12 @@ final class PostgresDeletionEngine: DeletionEngine {
         case .seenBefore(let time):
             select = "SELECT r.\(entity.rowID) FROM \(entity.table) AS r WHERE \(PostgresEngine.seenAt(entity.spec, alias: "r")) < $1"
             parameters = [.real(time)]
-        case .notKept:
+        case .notKept(let tenants):
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: keptTable)
+            if let tenants, let name = entity.spec.tenantAttribute, let attribute = entity.spec.attribute(named: name) {
+                select += " AND t.\(quote(name)) = ANY($1::\(PostgresEngine.arrayType(of: attribute.type))[])"
+                parameters = [.text("{" + tenants.map(PostgresEngine.arrayElement).joined(separator: ",") + "}")]
+            }
         case .unreachable:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))
         }

@@ -29,7 +29,7 @@ final class SQLiteDeletionEngine: DeletionEngine {
     }
 
     func mark(_ entity: EntityPlan, _ selection: DeletionSelection) throws(StoreError) -> Int {
-        let select: String
+        var select: String
         var parameters: [StoredValue] = []
         switch selection {
         case .query(let query):
@@ -38,8 +38,12 @@ final class SQLiteDeletionEngine: DeletionEngine {
         case .seenBefore(let time):
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < ?"
             parameters = [.real(time)]
-        case .notKept:
+        case .notKept(let tenants):
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(keptTable))"
+            if let tenants, let name = entity.spec.tenantAttribute {
+                select += " AND \(quote(name)) IN (\(tenants.map { _ in "?" }.joined(separator: ", ")))"
+                parameters = tenants
+            }
         case .unreachable:
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(reachTable(entity)))"
         }
