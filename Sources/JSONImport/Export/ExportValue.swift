@@ -10,6 +10,10 @@ enum ExportValue {
     /// decimals as JSON numbers when their text is one, `json` as the stored JSON, `[T]` as an
     /// array of elements in their JSON form.
     static func json(_ value: StoredValue, of attribute: AttributeSpec) -> RecordValue {
+        // What imports back to the same value: the JSON value a map maps to it; a `present`
+        // attribute's key with a value, or with none.
+        if let key = attribute.mappedKey(of: value) { return RecordValue(key) }
+        if attribute.isPresence { return value == .integer(1) ? .bool(true) : .null }
         switch (attribute.type, value) {
         case (_, .null): return .null
         case (.scalar(let type), _): return scalar(value, type: type, format: attribute.dateFormat)

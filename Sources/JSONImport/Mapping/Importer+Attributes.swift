@@ -64,9 +64,15 @@ extension Importer {
         throw attribute.map { fail(message, key: $0) } ?? fail(message)
     }
 
-    /// One attribute's value; `nil` where the key is missing.
+    /// One attribute's value; `nil` where the key is missing. A `present` attribute is whether
+    /// the key has a value.
     private func read(_ json: JSONValue, _ attribute: AttributePlan) throws(RecordError) -> Value? {
-        switch lookup(json, attribute.path) {
+        let found = lookup(json, attribute.path)
+        if attribute.spec.isPresence {
+            if case .value = found { return .integer(1) }
+            return .integer(0)
+        }
+        switch found {
         case .missing:
             return nil
         case .null:
@@ -79,16 +85,26 @@ extension Importer {
         }
     }
 
-    /// Converts, transforms and validates one present value.
+    /// Converts, transforms and validates one present value: a `nullIf` value is `null`, and
+    /// a value map gives the value of a JSON value before any conversion.
     func convert(_ json: JSONValue, _ attribute: AttributePlan) throws(RecordError) -> Value {
         let spec = attribute.spec
         var value: Value
-        switch json.converted(to: spec.type, format: spec.dateFormat) {
-        case .success(let converted): value = converted
-        case .failure(let failure):
-            var error = fail(failure.description, key: attribute)
-            if let index = failure.elementIndex { error.path.append(.index(index)) }
-            throw error
+        if !spec.nullValues.isEmpty, spec.nullValues.contains(where: json.matches) {
+            value = .null
+        } else if let map = spec.valueMap, !json.isNull {
+            guard let mapped = map.first(where: { json.matches($0.key) })?.value ?? spec.mapDefault else {
+                throw fail("\(json.summary) is not a key of the 'map' of '\(spec.name)', which has no 'mapDefault'", key: attribute)
+            }
+            value = Value(mapped)
+        } else {
+            switch json.converted(to: spec.type, format: spec.dateFormat) {
+            case .success(let converted): value = converted
+            case .failure(let failure):
+                var error = fail(failure.description, key: attribute)
+                if let index = failure.elementIndex { error.path.append(.index(index)) }
+                throw error
+            }
         }
         value = value.applying(spec.transforms)
         if value.isNull {

@@ -75,3 +75,20 @@ extension Value {
         return Value(ValueConversion.applying(transforms, to: stored))
     }
 }
+
+extension JSONValue {
+    /// Whether this value is `literal` as JSON values compare: numbers by value, strings by
+    /// their text, and kinds never equal across (`1` is not `"1"`).
+    func matches(_ literal: LiteralValue) -> Bool {
+        switch literal {
+        case .null: return kind == .null
+        case .bool(let b): return kind == .bool && bool == b
+        case .string(var text):
+            guard kind == .string, let bytes = stringBytes else { return false }
+            return text.withUTF8 { $0.elementsEqual(bytes) }
+        case .number(var text):
+            guard kind == .number, let bytes = numberText else { return false }
+            return text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 }
+        }
+    }
+}

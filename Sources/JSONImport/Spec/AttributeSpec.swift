@@ -32,6 +32,17 @@ public struct AttributeSpec: Sendable, Hashable {
     public let isUnique: Bool
     /// `false` leaves the attribute out of `export`; never `false` on a primary-key attribute.
     public let isExported: Bool
+    /// JSON values read as `null` before conversion (`nullIf`).
+    let nullValues: [LiteralValue]
+    /// The value map applied before conversion (`map`): a JSON value found among the keys is
+    /// stored as its value, already converted; `nil` when the attribute has none.
+    let valueMap: [ValueMapEntry]?
+    /// What a JSON value not in ``valueMap`` is stored as (`mapDefault`); without one it is a
+    /// record error.
+    let mapDefault: StoredValue?
+    /// `present: true`: a `bool` that says whether the record has the key, with any value but
+    /// `null`.
+    public let isPresence: Bool
     /// Where the attribute's name is written in its mapping file.
     public let location: SourceLocation
 
@@ -40,7 +51,9 @@ public struct AttributeSpec: Sendable, Hashable {
         defaultValue: StoredValue? = nil, dateFormat: DateFormat = .iso8601,
         allowedValues: [StoredValue]? = nil, minimum: Double? = nil, maximum: Double? = nil,
         pattern: String? = nil, transforms: [Transform] = [], isIndexed: Bool = false,
-        isUnique: Bool = false, isExported: Bool = true, location: SourceLocation
+        isUnique: Bool = false, isExported: Bool = true, nullValues: [LiteralValue] = [],
+        valueMap: [ValueMapEntry]? = nil, mapDefault: StoredValue? = nil, isPresence: Bool = false,
+        location: SourceLocation
     ) {
         self.name = name
         self.type = type
@@ -56,8 +69,24 @@ public struct AttributeSpec: Sendable, Hashable {
         self.isIndexed = isIndexed
         self.isUnique = isUnique
         self.isExported = isExported
+        self.nullValues = nullValues
+        self.valueMap = valueMap
+        self.mapDefault = mapDefault
+        self.isPresence = isPresence
         self.location = location
     }
+
+    /// The JSON value a stored value is written back as: the first key of ``valueMap`` that
+    /// maps to it, so that an export imports back to the same value; `nil` when none does.
+    func mappedKey(of stored: StoredValue) -> LiteralValue? {
+        valueMap?.first { $0.value == stored }?.key
+    }
+}
+
+/// One entry of an attribute's value map: a JSON value, and the value stored for it.
+package struct ValueMapEntry: Sendable, Hashable {
+    package let key: LiteralValue
+    package let value: StoredValue
 }
 
 /// The scalar types an attribute or an array element can have.

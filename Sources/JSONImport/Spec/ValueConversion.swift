@@ -1,7 +1,7 @@
 import Foundation
 
 /// A scalar value before conversion: a JSON scalar, or a YAML scalar resolved the same way.
-enum LiteralValue: Sendable, Hashable {
+package enum LiteralValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// A number, with its exact source text in JSON number syntax.
@@ -217,7 +217,8 @@ enum ValueConversion {
     }
 
     private static func url(_ value: LiteralValue) -> StoredValue? {
-        guard case .string(let s) = value, !s.isEmpty, URL(string: s) != nil else { return nil }
+        // Absolute: a relative reference (`nope`) parses as a URL too, but names nothing alone.
+        guard case .string(let s) = value, !s.isEmpty, let url = URL(string: s), url.scheme?.isEmpty == false else { return nil }
         return .text(s)
     }
 }

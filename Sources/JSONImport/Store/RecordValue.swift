@@ -128,3 +128,15 @@ extension RecordValue {
         self = RecordValue(document.root)
     }
 }
+
+extension RecordValue {
+    /// A JSON value of the mappings (a `map` key) as a record value.
+    init(_ literal: LiteralValue) {
+        switch literal {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let text): self = .number(text)
+        case .string(let text): self = .string(text)
+        }
+    }
+}

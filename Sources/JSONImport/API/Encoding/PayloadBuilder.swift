@@ -130,8 +130,28 @@ struct PayloadBuilder {
         case (.array, _):
             throw PayloadError(path: path, message: "'\(attribute.name)' is \(attribute.type): expected an array, found \(value.summary)")
         case (.scalar(let type), _):
-            return try scalar(value, type, attribute, path: path)
+            return mapped(try scalar(value, type, attribute, path: path), type, attribute)
         }
+    }
+
+    /// A value as its record must give it for the import to store it: through a value map
+    /// backwards, and a `present` attribute as its key with a value or with none.
+    private static func mapped(_ json: RecordValue, _ type: ScalarType, _ attribute: AttributeSpec) -> RecordValue {
+        if attribute.isPresence { return json == .bool(true) ? json : .null }
+        guard attribute.valueMap != nil else { return json }
+        let literal: LiteralValue
+        switch json {
+        case .bool(let b): literal = .bool(b)
+        case .int(let i): literal = .number(String(i))
+        case .double(let d): literal = .number(String(d))
+        case .number(let text): literal = .number(text)
+        case .string(let text): literal = .string(text)
+        default: return json
+        }
+        guard case .success(let stored) = ValueConversion.convert(literal, to: type, format: attribute.dateFormat),
+            let key = attribute.mappedKey(of: ValueConversion.applying(attribute.transforms, to: stored))
+        else { return json }
+        return RecordValue(key)
     }
 
     private static func scalar(_ value: PropertyValue, _ type: ScalarType, _ attribute: AttributeSpec, path: String) throws -> RecordValue {

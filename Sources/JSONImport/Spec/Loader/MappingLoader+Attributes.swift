@@ -4,7 +4,7 @@ import Foundation
 extension MappingLoader {
     static let attributeKeys = [
         "type", "key", "required", "default", "format", "enum", "min", "max", "pattern", "transform", "index", "unique",
-        "export",
+        "export", "nullIf", "map", "mapDefault", "present",
     ]
     static let typeNames =
         ScalarType.allCases.map(\.rawValue)
@@ -24,6 +24,10 @@ extension MappingLoader {
         var isUnique = false
         var isExported = true
         var exportLocation: SourceLocation?
+        var nullValues: [LiteralValue] = []
+        var valueMap: [ValueMapEntry]?
+        var mapDefault: StoredValue?
+        var isPresence = false
     }
 
     mutating func readAttribute(
@@ -52,6 +56,7 @@ extension MappingLoader {
                 allowedValues = fields["enum"].flatMap {
                     readEnum($0, type: type, options: options, keyNode: fields.keyNode("enum"))
                 }
+                readValueMap(fields, type: type, into: &options, attribute: qualified)
             }
         } else if body.resolved == .null {
             report(.missingKey, "attribute \(qualified) has no type", at: key)
@@ -63,7 +68,8 @@ extension MappingLoader {
             isRequired: options.isRequired, defaultValue: defaultValue, dateFormat: options.dateFormat,
             allowedValues: allowedValues, minimum: options.minimum, maximum: options.maximum, pattern: options.pattern,
             transforms: options.transforms, isIndexed: options.isIndexed, isUnique: options.isUnique,
-            isExported: options.isExported, location: location)
+            isExported: options.isExported, nullValues: options.nullValues, valueMap: options.valueMap,
+            mapDefault: options.mapDefault, isPresence: options.isPresence, location: location)
         return AttributeDraft(spec: spec, isTypeKnown: type != nil, exportLocation: options.exportLocation)
     }
 
@@ -147,7 +153,55 @@ extension MappingLoader {
         if let node = fields["transform"] {
             options.transforms = (node.sequence ?? [node]).compactMap { option($0, for: "transform", Self.transforms) }
         }
+        if let node = fields["nullIf"] {
+            for item in node.sequence ?? [node] {
+                guard let literal = Self.literal(item) else {
+                    report(.invalidValue, "'nullIf' takes JSON values (a string, number or bool) or a list of them, found \(item.summary)", at: item)
+                    continue
+                }
+                options.nullValues.append(literal)
+            }
+        }
+        if let node = fields["present"], let keyNode = fields.keyNode("present") {
+            options.isPresence = bool(node, for: "present") ?? false
+            if options.isPresence, let type, type != .scalar(.bool) {
+                report(.invalidValue, "'present' applies only to bool attributes (\(attribute) is \(type))", at: keyNode)
+            }
+        }
         return options
+    }
+
+    /// `map` and `mapDefault`: JSON values as keys, values converted to the attribute type (as a
+    /// `default` is).
+    private mutating func readValueMap(_ fields: Fields, type: AttributeType, into options: inout AttributeOptions, attribute: String) {
+        if let node = fields["map"], let keyNode = fields.keyNode("map") {
+            guard case .scalar(let scalar) = type, scalar != .json else {
+                report(.invalidValue, "'map' applies to scalar attributes other than json (\(attribute) is \(type))", at: keyNode)
+                return
+            }
+            var entries: [ValueMapEntry] = []
+            for pair in pairs(node, place: "for 'map' of \(attribute)") ?? [] {
+                guard let key = Self.literal(pair.key), key != .null else {
+                    report(.invalidValue, "'map' of \(attribute) cannot map null: null is never looked up and stays null", at: pair.key)
+                    continue
+                }
+                if entries.contains(where: { $0.key == key }) { continue }  // a repeated key is reported as such
+                guard let value = convert(pair.value, to: scalar, options: options, what: "'map' value for \(attribute)") else { continue }
+                entries.append(ValueMapEntry(key: key, value: value))
+            }
+            if entries.isEmpty, node.mapping?.isEmpty ?? true {
+                report(.invalidValue, "'map' of \(attribute) must map at least one value, found \(node.summary)", at: node)
+            }
+            options.valueMap = entries
+        }
+        if let node = fields["mapDefault"], let keyNode = fields.keyNode("mapDefault") {
+            guard options.valueMap != nil || fields["map"] != nil else {
+                report(.invalidValue, "'mapDefault' of \(attribute) needs a 'map'", at: keyNode)
+                return
+            }
+            guard case .scalar(let scalar) = type, scalar != .json else { return }
+            options.mapDefault = convert(node, to: scalar, options: options, what: "'mapDefault' for \(attribute)")
+        }
     }
 
     /// The stored form of `default`: converted, then transformed as a record value would be.
