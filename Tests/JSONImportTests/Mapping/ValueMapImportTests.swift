@@ -68,6 +68,23 @@ import Testing
         #expect(try mapper.rowCount("Issue") == 0)
     }
 
+    private struct Issue: Codable, Equatable {
+        var id: Int
+        var state: Int?
+        var priority: String?
+        var label: String
+        var isPullRequest: Bool
+    }
+
+    @Test func swiftValuesAreSavedThroughTheMapAndReadBackAsStored() throws {
+        let mapper = try makeMapper(yaml)
+        let saved = [Issue(id: 7, state: 2, priority: "yes", label: "x", isPullRequest: true),
+                     Issue(id: 8, state: 0, priority: nil, label: "x", isPullRequest: false)]
+        for issue in saved { try mapper.save(issue) }
+        #expect(try mapper.find(Issue.self, id: 7) == saved[0])
+        #expect(try mapper.find(Issue.self, id: 8) == saved[1])
+    }
+
     @Test func aPresentAttributeIsNeverLeftAsStored() throws {
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"[{"id": 1, "label": "x", "pull_request": {}}]"#, as: "Issue")
