@@ -48,9 +48,9 @@ struct RecordExporter {
             for row in missing where linked[row] == nil { linked[row] = [] }
             cache.links[ObjectIdentifier(relationship), default: [:]].merge(linked) { $1 }
             let targets = Array(Set(linked.values.joined()))
-            if spec.isForward && spec.by != .id && (depth > 0 || target.spec.isOwned) {
+            if spec.isForward && !spec.by.isReference && (depth > 0 || target.spec.isOwned) {
                 try load(target, rows: targets, depth: max(depth - 1, 0), fields: .all, level: level + 1)
-            } else if !(target.keyIsRowID && spec.by != .object) {
+            } else if !(target.keyIsRowID && !spec.by.writesKeyObjects) {
                 let unread = targets.filter { cache.rows[target.index]?[$0] == nil }
                 cache.rows[target.index, default: [:]].merge(try reader.storedRows(target, rows: unread)) { $1 }
             }
@@ -103,7 +103,7 @@ struct RecordExporter {
         let spec = relationship.spec
         if target.spec.isOwned && !spec.isForward { return nil }
         let rows = try linkedRows(relationship, of: entity, row: row)
-        let nests = spec.isForward && spec.by != .id && (depth > 0 || target.spec.isOwned)
+        let nests = spec.isForward && !spec.by.isReference && (depth > 0 || target.spec.isOwned)
         var values: [RecordValue] = []
         for linked in rows {
             if nests {
@@ -113,7 +113,7 @@ struct RecordExporter {
                 } else {
                     values.append(.object(try record(target, stored, row: linked, depth: max(depth - 1, 0), fields: .all)))
                 }
-            } else if target.keyIsRowID && spec.by != .object {
+            } else if target.keyIsRowID && !spec.by.writesKeyObjects {
                 values.append(.int(linked))
             } else {
                 values.append(key(of: target, try storedRow(target, row: linked), by: spec.by))
@@ -125,11 +125,11 @@ struct RecordExporter {
 
     /// How a reference to a keyed row is written: the bare key value (an array of values for a
     /// composite key; without the tenant a distributed target takes from the record), or for
-    /// `by: object` an object holding only the key attributes.
+    /// `by: object` and `by: keyObject` an object holding only the key attributes.
     private func key(of target: EntityPlan, _ stored: RecordReader.StoredRow, by: RelationshipSpec.Reference) -> RecordValue {
-        let slots = by == .object ? target.keySlots : target.referenceKeySlots
+        let slots = by.writesKeyObjects ? target.keySlots : target.referenceKeySlots
         let keys = slots.map { (target.spec.attributes[$0], stored.values[$0]) }
-        if by == .object {
+        if by.writesKeyObjects {
             var object = RecordObject()
             for (attribute, value) in keys {
                 object.insert(ExportValue.json(value, of: attribute), at: attribute.key.segments)
@@ -154,4 +154,9 @@ extension RecordObject {
         nested.insert(value, at: Array(path.dropFirst()))
         self[first] = .object(nested)
     }
+}
+
+extension RelationshipSpec.Reference {
+    /// References are written as objects holding only the key attributes (`{"id": 5}`).
+    var writesKeyObjects: Bool { self == .object || self == .keyObject }
 }

@@ -41,7 +41,7 @@ extension Importer {
     /// A distributed record's tenant: its own value, or the tenant of the record it is nested in
     /// when it has none. A value of another tenant is the record's error: rows link only
     /// within their tenant (SPEC 6).
-    private func readTenant(_ json: JSONValue, _ attribute: AttributePlan, of entity: EntityPlan) throws(RecordError) -> Value {
+    func readTenant(_ json: JSONValue, _ attribute: AttributePlan, of entity: EntityPlan) throws(RecordError) -> Value {
         let given = try read(json, attribute)
         guard let tenant else {
             guard let given, !given.isNull else {

@@ -15,6 +15,12 @@ extension Importer {
             throw fail("expected object for \(target.spec.name), found \(json.summary)")
         case .id where isObject:
             throw fail("expected a key of \(target.spec.name), found object")
+        case .keyObject where !isObject:
+            throw fail("expected an object holding the key of \(target.spec.name), found \(json.summary)")
+        case .keyObject:
+            return try reference(keyObject: json, relationship, of: entity, target: target).map {
+                Outcome(row: $0, isNew: false, presetWas: nil)
+            }
         default: break
         }
         if isObject {
@@ -33,7 +39,35 @@ extension Importer {
     private func reference(
         _ json: JSONValue, _ relationship: RelationshipPlan, of entity: EntityPlan, target: EntityPlan
     ) throws(RecordError) -> Int64? {
-        let key = try referenceKey(json, target)
+        try reference(key: try referenceKey(json, target), relationship, of: entity, target: target)
+    }
+
+    /// Resolves a reference given as an object of which only the target's key is read
+    /// (`by: keyObject`): the target row is found, or handled by `missing`, and never written.
+    private func reference(
+        keyObject json: JSONValue, _ relationship: RelationshipPlan, of entity: EntityPlan, target: EntityPlan
+    ) throws(RecordError) -> Int64? {
+        var key: [Value] = []
+        for slot in target.keySlots {
+            let attribute = target.attributes[slot]
+            if slot == target.tenantSlot {
+                key.append(try readTenant(json, attribute, of: target))
+                continue
+            }
+            guard case .value(let found) = lookup(json, attribute.path) else {
+                throw fail("missing key '\(attribute.spec.name)' (key '\(attribute.spec.key)') of \(target.spec.name)", key: attribute)
+            }
+            let value = try convert(found, attribute)
+            guard !value.isNull else { throw fail("a key of \(target.spec.name) cannot be null", key: attribute) }
+            key.append(value)
+        }
+        return try reference(key: key, relationship, of: entity, target: target)
+    }
+
+    /// Resolves the reference to the row of `target` with `key`.
+    private func reference(
+        key: [Value], _ relationship: RelationshipPlan, of entity: EntityPlan, target: EntityPlan
+    ) throws(RecordError) -> Int64? {
         let rowKey = RowKey(key)
         if let row = tracker.identity(target.index, rowKey) { return row }
         if !isKnownAbsent(target, rowKey), let row = try store({ () throws(StoreError) in try rows.rowID(target, key: key) }) {

@@ -47,9 +47,16 @@ public struct RelationshipSpec: Sendable, Hashable {
     /// `one`: a single target row (an object, a key or `null`); `many`: a list of them.
     public enum Kind: String, Sendable, Hashable { case one, many }
     /// How the JSON refers to targets: `object`, nested objects imported as records; `id`,
-    /// primary-key values (an array of values for a composite key); `auto`, an object is nested and
-    /// anything else is a key.
-    public enum Reference: String, Sendable, Hashable { case object, id, auto }
+    /// primary-key values (an array of values for a composite key); `keyObject`, objects of which
+    /// only the target's key is read (the target row is never written); `auto`, an object is
+    /// nested and anything else is a key.
+    public enum Reference: String, Sendable, Hashable {
+        case object, id, keyObject, auto
+
+        /// The JSON names targets without being records of them: a key, or an object read for
+        /// its key only.
+        public var isReference: Bool { self == .id || self == .keyObject }
+    }
     /// For `many`: `replace` makes the payload's list the whole set of links; `append` adds links
     /// and removes none.
     public enum Policy: String, Sendable, Hashable { case replace, append }

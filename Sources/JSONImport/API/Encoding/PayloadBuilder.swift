@@ -55,7 +55,7 @@ struct PayloadBuilder {
             if target.isOwned { return try record(value, of: target, path: path) }
             let key = try keyValues(properties, of: target, path: path, required: true)!
             let isAncestor = ancestors.contains { $0.entity == target.name && $0.key == key }
-            if relationship.by != .id && !isAncestor { return try record(value, of: target, path: path) }
+            if !relationship.by.isReference && !isAncestor { return try record(value, of: target, path: path) }
             return reference(key, of: target.keyAttributes, relationship, target)
         }
         guard !target.isOwned else {
@@ -82,7 +82,7 @@ struct PayloadBuilder {
     private func reference(
         _ key: [RecordValue], of attributes: [AttributeSpec], _ relationship: RelationshipSpec, _ target: EntitySpec
     ) -> RecordValue {
-        guard relationship.by == .object else {
+        guard relationship.by.writesKeyObjects else {
             let values = zip(attributes, key).filter { target.referenceKey.contains($0.0.name) }.map(\.1)
             return values.count == 1 ? values[0] : .array(values)
         }

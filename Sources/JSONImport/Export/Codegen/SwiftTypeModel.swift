@@ -105,7 +105,7 @@ struct SwiftTypeModel {
         if relatedToBreakCycles.contains("\(entity.name).\(relationship.name)") { return .related }
         switch relationship.by {
         case .object: return .record
-        case .id: return .key
+        case .id, .keyObject: return .key
         case .auto: return relationship.isForward ? .related : .key
         }
     }

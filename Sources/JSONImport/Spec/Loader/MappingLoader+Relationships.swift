@@ -2,7 +2,7 @@
 extension MappingLoader {
     static let relationshipKeys = ["to", "kind", "key", "by", "inverse", "policy", "onDelete", "missing"]
     static let kinds: [(String, RelationshipSpec.Kind)] = [("one", .one), ("many", .many)]
-    static let references: [(String, RelationshipSpec.Reference)] = [("object", .object), ("id", .id), ("auto", .auto)]
+    static let references: [(String, RelationshipSpec.Reference)] = [("object", .object), ("id", .id), ("keyObject", .keyObject), ("auto", .auto)]
     static let policies: [(String, RelationshipSpec.Policy)] = [("replace", .replace), ("append", .append)]
     static let deleteRules: [(String, RelationshipSpec.DeleteRule)] = [
         ("nullify", .nullify), ("cascade", .cascade), ("deny", .deny),

@@ -102,10 +102,10 @@ extension MappingLoader {
                     report(.unknownEntity, "unknown entity '\(target)'\(hint)", at: relationship.targetLocation)
                     continue
                 }
-                if relationship.by == .id, drafts[t].isOwned, let location = relationship.byLocation {
+                if relationship.by.isReference, drafts[t].isOwned, let location = relationship.byLocation {
                     report(
                         .invalidReference,
-                        "'by: id' cannot reference owned entity '\(target)' (it has no primaryKey); use 'by: object'",
+                        "'by: \(relationship.by.rawValue)' cannot reference owned entity '\(target)' (it has no primaryKey); use 'by: object'",
                         at: location)
                 }
             }
