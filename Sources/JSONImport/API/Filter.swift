@@ -110,6 +110,20 @@ public struct Filter: Sendable {
         Filter(.success(.like(path: split(path), pattern: pattern)))
     }
 
+    /// The `[T]` attribute at `path` holds `element`: `topics CONTAINS 'swift'`.
+    ///
+    /// ```swift
+    /// Filter.contains("topics", "swift")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: an array attribute's name, or a dotted path through relationships to one.
+    ///   - element: a string, number, Boolean, date, UUID, URL or decimal.
+    /// - Returns: the filter.
+    public static func contains(_ path: String, _ element: some Encodable) -> Filter {
+        Filter(literal(element, for: path).map { .contains(path: split(path), value: $0) })
+    }
+
     /// Both filters hold.
     ///
     /// - Returns: the conjunction.

@@ -50,7 +50,7 @@ extension FilterExpression {
             return try Self.group(parts, isAnd: true, depth: depth, counts: &counts)
         case .or(let parts):
             return try Self.group(parts, isAnd: false, depth: depth, counts: &counts)
-        case .compare:
+        case .compare, .contains:
             try Self.count(conditions: 1, values: 1, in: &counts)
         case .isIn(_, let values):
             try Self.count(conditions: 1, values: values.count, in: &counts)
@@ -106,7 +106,7 @@ extension FilterExpression {
         switch self {
         case .not(let inner): return inner.nesting + 1
         case .and(let parts), .or(let parts): return (parts.map(\.nesting).max() ?? 0) + 1
-        case .compare, .isIn, .isNull, .like: return 0
+        case .compare, .isIn, .isNull, .like, .contains: return 0
         }
     }
 

@@ -7,6 +7,8 @@ indirect enum FilterExpression: Equatable, Sendable {
     case isIn(path: [String], values: [Literal])
     case isNull(path: [String], negated: Bool)
     case like(path: [String], pattern: String)
+    /// The `[T]` attribute at `path` holds `value` as an element.
+    case contains(path: [String], value: Literal)
 
     enum Operator: String, Equatable {
         case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
@@ -143,7 +145,7 @@ struct FilterParser {
         return try parseCompare()
     }
 
-    private static let keywords: Set<String> = ["AND", "OR", "NOT", "IN", "IS", "NULL", "LIKE", "TRUE", "FALSE"]
+    private static let keywords: Set<String> = ["AND", "OR", "NOT", "IN", "IS", "NULL", "LIKE", "CONTAINS", "TRUE", "FALSE"]
 
     private mutating func parseCompare() throws(FilterError) -> FilterExpression {
         let path = try parsePath()
@@ -158,6 +160,9 @@ struct FilterParser {
             let negated = accept(keyword: "NOT")
             guard accept(keyword: "NULL") else { throw error("expected NULL after IS") }
             return .isNull(path: path, negated: negated)
+        }
+        if accept(keyword: "CONTAINS") {
+            return .contains(path: path, value: try parseValue())
         }
         if accept(keyword: "LIKE") {
             guard peek.kind == .string else { throw error("expected a quoted pattern after LIKE") }

@@ -54,6 +54,22 @@ struct FilterCompiler<Syntax: FilterSyntax> {
             return try leaf(path, on: entity, alias: alias) { _, column, _ in
                 "\(column) IS \(negated ? "NOT " : "")NULL"
             }
+        case .contains(let path, let value):
+            return try leaf(path, on: entity, alias: alias) { compiler, column, attribute throws(FilterError) in
+                guard case .array(let element) = attribute.type else {
+                    throw FilterError(message: "CONTAINS applies to array attributes ('\(attribute.name)' is \(attribute.type))", column: nil)
+                }
+                guard value != .null else {
+                    throw FilterError(message: "CONTAINS takes an element value, not null ('\(attribute.name)' holds no null)", column: nil)
+                }
+                let elementAttribute = AttributeSpec(
+                    name: attribute.name, type: .scalar(element), key: attribute.key, dateFormat: attribute.dateFormat,
+                    transforms: attribute.transforms, location: attribute.location)
+                let stored = try Self.stored(value, for: elementAttribute, applyingTransforms: true)
+                let (sql, parameters) = Syntax.contains(column, stored, of: element)
+                compiler.parameters += parameters
+                return sql
+            }
         case .like(let path, let pattern):
             return try leaf(path, on: entity, alias: alias) { compiler, column, attribute in
                 compiler.parameters.append(.text(pattern))

@@ -27,6 +27,11 @@ protocol FilterSyntax {
     /// wildcards, no escape character, ASCII letters matching either case.
     static func like(_ column: String, _ attribute: AttributeSpec) -> String
 
+    /// The `[T]` column `column` (JSON text, elements as ``ValueConversion/jsonElement(_:of:)``
+    /// writes them) holding the element `element` of type `type`, and the parameters the
+    /// condition binds. A NULL array holds nothing.
+    static func contains(_ column: String, _ element: StoredValue, of type: ScalarType) -> (sql: String, parameters: [StoredValue])
+
     /// An `ORDER BY` term for `key`, NULLs first when ascending and last when descending.
     static func orderTerm(_ key: String, descending: Bool) -> String
 

@@ -11,7 +11,7 @@ struct QueryCommand: Command {
                 + "(an array of keys for 'many'), an owned target as the nested object. "
                 + "Rows come in primary-key order unless --order is given.",
             "Filter expressions: comparisons (= != < <= > >=), IN (...), IS [NOT] NULL, LIKE, "
-                + "AND, OR, NOT and parentheses; paths follow relationships: \"address.city = 'Oslo'\".",
+                + "CONTAINS (an array attribute holding an element: \"topics CONTAINS 'swift'\"), AND, OR, NOT and parentheses; paths follow relationships: \"address.city = 'Oslo'\".",
         ],
         arguments: [ArgumentSpec("ENTITY", help: "The entity to read.")],
         options: [

@@ -176,6 +176,7 @@ enum HelpTexts {
         Rows come in primary-key order unless --order is given.
 
         Filter expressions: comparisons (= != < <= > >=), IN (...), IS [NOT] NULL, LIKE,
+        CONTAINS (an array attribute holding an element: "topics CONTAINS 'swift'"),
         AND, OR, NOT and parentheses; paths follow relationships: "address.city =
         'Oslo'".
 

@@ -63,6 +63,11 @@ enum PostgresFilterSyntax: FilterSyntax {
         return "(SELECT \(decimalKey("p.v")) FROM (SELECT \(placeholder)::text AS v) p)"
     }
 
+    /// `jsonb` containment: numbers compare by exact value, strings by their text.
+    static func contains(_ column: String, _ element: StoredValue, of type: ScalarType) -> (sql: String, parameters: [StoredValue]) {
+        ("(\(column))::jsonb @> ?::jsonb", [.text("[" + ValueConversion.jsonElement(element, of: type) + "]")])
+    }
+
     static func like(_ column: String, _ attribute: AttributeSpec) -> String {
         "(\(likeText(column, attribute)) COLLATE \"C\") ILIKE ? ESCAPE ''"
     }

@@ -25,6 +25,12 @@ enum SQLiteFilterSyntax: FilterSyntax {
 
     static func like(_ column: String, _ attribute: AttributeSpec) -> String { "\(column) LIKE ?" }
 
+    /// `json_each` gives strings as text, numbers as numbers and `true` as 1: the stored form
+    /// of an element of each type.
+    static func contains(_ column: String, _ element: StoredValue, of type: ScalarType) -> (sql: String, parameters: [StoredValue]) {
+        ("EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?)", [element])
+    }
+
     /// SQLite sorts NULL before every value.
     static func orderTerm(_ key: String, descending: Bool) -> String { descending ? key + " DESC" : key }
 
