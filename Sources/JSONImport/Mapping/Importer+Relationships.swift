@@ -99,7 +99,8 @@ extension Importer {
             }
             parts = Array(json.elements)
         }
-        var given = [Value?](filledWith: nil, count: target.attributes.count)
+        var key: [Value] = []
+        key.reserveCapacity(target.keySlots.count)
         for (i, (slot, part)) in zip(slots, parts).enumerated() {
             // Errors name the value's own path: the reference, or its element for a composite key.
             let at: [PathComponent] = slots.count == 1 ? path : path + [.index(i)]
@@ -113,13 +114,12 @@ extension Importer {
             if slot == target.tenantSlot {
                 do { try checkTenant(value, of: target, at: nil) } catch { throw RecordError(path: at, message: error.message) }
             }
-            given[slot] = value
+            key.append(value)
         }
-        if let slot = target.tenantSlot, given[slot] == nil {
-            guard let tenant else { throw fail("a reference to \(target.spec.name) needs the tenant of the record it is in") }
-            given[slot] = Value(tenant)
-        }
-        return target.keySlots.map { given[$0]! }
+        // A distributed target's key is its tenant, then the key the reference gives.
+        guard key.count < target.keySlots.count else { return key }
+        guard let tenant else { throw fail("a reference to \(target.spec.name) needs the tenant of the record it is in") }
+        return [Value(tenant)] + key
     }
 
     /// Counts and flags the consequences of a row's link columns changing from `old` (`nil` for
