@@ -59,9 +59,10 @@ final class PostgresDeletionEngine: DeletionEngine {
             parameters = [.real(time)]
         case .notKept(let tenants):
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: keptTable)
-            if let tenants, let name = entity.spec.tenantAttribute, let attribute = entity.spec.attribute(named: name) {
-                select += " AND t.\(quote(name)) = ANY($1::\(PostgresEngine.arrayType(of: attribute.type))[])"
-                parameters = [.text("{" + tenants.map(PostgresEngine.arrayElement).joined(separator: ",") + "}")]
+            if let tenants {
+                let filter = PostgresEngine.tenantFilter(entity.spec, tenants: tenants, alias: "t", parameter: 1)
+                select += filter.sql
+                parameters = filter.parameters
             }
         case .unreachable:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))

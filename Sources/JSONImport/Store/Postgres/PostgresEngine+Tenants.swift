@@ -9,9 +9,17 @@ extension PostgresEngine {
     /// `AND alias."tenant" = ANY($n::type[])` for a row of distributed `entity`, with its
     /// parameter, or nothing. `alias` `nil` names the column bare.
     func tenantFilter(_ entity: EntitySpec, alias: String?, parameter n: Int) -> (sql: String, parameters: [StoredValue]) {
+        Self.tenantFilter(entity, tenants: rowPath.tenants, alias: alias, parameter: n)
+    }
+
+    /// `AND alias."tenant" = ANY($n::type[])` naming `tenants`, with its parameter, or
+    /// nothing when `entity` is not distributed.
+    static func tenantFilter(
+        _ entity: EntitySpec, tenants: some Collection<StoredValue>, alias: String?, parameter n: Int
+    ) -> (sql: String, parameters: [StoredValue]) {
         guard let name = entity.tenantAttribute, let attribute = entity.attribute(named: name) else { return ("", []) }
         let column = (alias.map { "\($0)." } ?? "") + quote(name)
-        let values = rowPath.tenants.map(Self.arrayElement).sorted()
+        let values = tenants.map(arrayElement).sorted()
         return (
             " AND \(column) = ANY($\(n)::\(Self.arrayType(of: attribute.type))[])",
             [.text("{" + values.joined(separator: ",") + "}")]
