@@ -50,7 +50,7 @@ struct RecordExporter {
             let targets = Array(Set(linked.values.joined()))
             if spec.isForward && !spec.by.isReference && (depth > 0 || target.spec.isOwned) {
                 try load(target, rows: targets, depth: max(depth - 1, 0), fields: .all, level: level + 1)
-            } else if !(target.keyIsRowID && !spec.by.writesKeyObjects) {
+            } else if !(target.keyIsRowID && !spec.by.writesKeyObjects) || relationship.targetKeySlot != nil {
                 let unread = targets.filter { cache.rows[target.index]?[$0] == nil }
                 cache.rows[target.index, default: [:]].merge(try reader.storedRows(target, rows: unread)) { $1 }
             }
@@ -113,6 +113,8 @@ struct RecordExporter {
                 } else {
                     values.append(.object(try record(target, stored, row: linked, depth: max(depth - 1, 0), fields: .all)))
                 }
+            } else if let slot = relationship.targetKeySlot {
+                values.append(key(of: target, try storedRow(target, row: linked), by: spec.by, slots: [slot]))
             } else if target.keyIsRowID && !spec.by.writesKeyObjects {
                 values.append(.int(linked))
             } else {
@@ -126,8 +128,11 @@ struct RecordExporter {
     /// How a reference to a keyed row is written: the bare key value (an array of values for a
     /// composite key; without the tenant a distributed target takes from the record), or for
     /// `by: object` and `by: keyObject` an object holding only the key attributes.
-    private func key(of target: EntityPlan, _ stored: RecordReader.StoredRow, by: RelationshipSpec.Reference) -> RecordValue {
-        let slots = by.writesKeyObjects ? target.keySlots : target.referenceKeySlots
+    /// `slots`: the attribute a `targetKey` reference names instead.
+    private func key(
+        of target: EntityPlan, _ stored: RecordReader.StoredRow, by: RelationshipSpec.Reference, slots named: [Int]? = nil
+    ) -> RecordValue {
+        let slots = named ?? (by.writesKeyObjects ? target.keySlots : target.referenceKeySlots)
         let keys = slots.map { (target.spec.attributes[$0], stored.values[$0]) }
         if by.writesKeyObjects {
             var object = RecordObject()

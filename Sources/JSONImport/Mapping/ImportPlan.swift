@@ -117,6 +117,12 @@ final class RelationshipPlan {
         if case .selfColumn(let column, _) = storage { return column }
         return nil
     }
+
+    /// The target attribute references match (`targetKey`), by its position; `nil` for the
+    /// primary key.
+    var targetKeySlot: Int? {
+        spec.targetKey.flatMap { name in targetPlan.spec.attributes.firstIndex { $0.name == name } }
+    }
 }
 
 /// The plans for every entity of a spec.

@@ -154,7 +154,7 @@ struct ImportRun {
     private func settleUniques(_ importer: Importer) throws {
         let conflicts: [(place: Importer.RecordPlace, issue: ImportIssue)]
         do {
-            conflicts = try importer.settlePendingUniques()
+            conflicts = try importer.settlePendingUniques() + importer.settlePendingReferences()
         } catch let error as RecordError {
             try rethrowStoreFailure(error)
             throw error

@@ -17,11 +17,16 @@ extension Importer {
             throw fail("expected a key of \(target.spec.name), found object")
         case .keyObject where !isObject:
             throw fail("expected an object holding the key of \(target.spec.name), found \(json.summary)")
-        case .keyObject:
+        case .keyObject where relationship.targetKeySlot == nil:
             return try reference(keyObject: json, relationship, of: entity, target: target).map {
                 Outcome(row: $0, isNew: false, presetWas: nil)
             }
         default: break
+        }
+        if let slot = relationship.targetKeySlot, !isObject || relationship.spec.by == .keyObject {
+            return try reference(byAttribute: slot, json, relationship, target: target).map {
+                Outcome(row: $0, isNew: false, presetWas: nil)
+            }
         }
         if isObject {
             return try importRecord(

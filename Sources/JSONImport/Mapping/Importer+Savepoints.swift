@@ -6,6 +6,7 @@ extension Importer {
         skippedJournal.removeAll(keepingCapacity: true)
         linkIndexes.recordBegan()
         pendingUniquesAtRecord = pendingUniques
+        pendingReferencesAtRecord = pendingReferences.count
     }
 
     func commitRecord() { tracker.commitRecord() }
@@ -17,6 +18,7 @@ extension Importer {
         skippedLinks = skippedLinks.filter { $0.value > 0 }
         linkIndexes.recordRolledBack()
         pendingUniques = pendingUniquesAtRecord
+        pendingReferences.removeSubrange(pendingReferencesAtRecord...)
     }
 
     func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {

@@ -40,6 +40,13 @@ final class Importer {
     /// The tenant of the distributed record being imported (SPEC 6): the records nested in it
     /// and the references it makes take it.
     @exclusivity(unchecked) var tenant: StoredValue?
+    /// References by `targetKey` waiting for the end of the import, in the order given.
+    @exclusivity(unchecked) var pendingReferences: [PendingReference] = []
+    /// The record being imported, numbered: whose row a waiting reference links.
+    @exclusivity(unchecked) var referenceOwner = 0
+    /// How many references waited when the current skippable record began.
+    @exclusivity(unchecked) var pendingReferencesAtRecord = 0
+    private var referenceOwners = 0
     /// The tenants the root records named: those a prune works in.
     @exclusivity(unchecked) var rootTenants: Set<StoredValue> = []
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
@@ -102,7 +109,15 @@ final class Importer {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
         }
         let outerTenant = tenant
-        defer { tenant = outerTenant }
+        let outerOwner = referenceOwner
+        referenceOwners += 1
+        let owner = referenceOwners
+        referenceOwner = owner
+        let pendingStart = pendingReferences.count
+        defer {
+            tenant = outerTenant
+            referenceOwner = outerOwner
+        }
         var values = try readAttributes(json, entity)
         if let slot = entity.tenantSlot {
             tenant = values[slot]?.stored
@@ -112,6 +127,7 @@ final class Importer {
         try validate(values, entity)
         if let row = repeatedRow(entity, key: key, values: values) {
             try importLinks(json, entity, row: row, isNew: false)
+            ownPendingReferences(owner, from: pendingStart, row: row)
             return Outcome(row: row, isNew: false, presetWas: nil)
         }
 
@@ -169,6 +185,7 @@ final class Importer {
         }
         try importLinks(json, entity, row: row, isNew: existing == nil)
         let presetWas = preset.flatMap { existing?.columns[$0.column] }
+        ownPendingReferences(owner, from: pendingStart, row: row)
         return Outcome(row: row, isNew: existing == nil, presetWas: presetWas)
     }
 

@@ -20,13 +20,16 @@ public struct RelationshipSpec: Sendable, Hashable {
     public let missing: MissingRule
     /// Index into ``MappingSpec/links`` of the link this relationship reads and writes.
     public let linkIndex: Int
+    /// The `unique` attribute of the target that references match instead of its primary key
+    /// (`targetKey`); `nil` for the primary key.
+    public let targetKey: String?
     /// Where the relationship's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
         name: String, target: String, kind: Kind, key: JSONKeyPath, by: Reference = .auto,
         inverse: String? = nil, policy: Policy = .replace, onDelete: DeleteRule = .nullify,
-        missing: MissingRule = .stub, linkIndex: Int, location: SourceLocation
+        missing: MissingRule = .stub, linkIndex: Int, targetKey: String? = nil, location: SourceLocation
     ) {
         self.name = name
         self.target = target
@@ -38,6 +41,7 @@ public struct RelationshipSpec: Sendable, Hashable {
         self.onDelete = onDelete
         self.missing = missing
         self.linkIndex = linkIndex
+        self.targetKey = targetKey
         self.location = location
     }
 

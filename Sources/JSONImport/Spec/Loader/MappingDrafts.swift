@@ -58,6 +58,9 @@ struct RelationshipDraft {
     var policy: RelationshipSpec.Policy = .replace
     var onDelete: RelationshipSpec.DeleteRule = .nullify
     var missing: RelationshipSpec.MissingRule = .stub
+    var missingLocation: SourceLocation?
+    var targetKey: String?
+    var targetKeyLocation: SourceLocation?
 
     init(name: String, location: SourceLocation, key: JSONKeyPath) {
         self.name = name

@@ -1,6 +1,6 @@
 /// Reading relationships (SPEC 1.3); targets and inverses are checked in ``MappingLoader/resolve()``.
 extension MappingLoader {
-    static let relationshipKeys = ["to", "kind", "key", "by", "inverse", "policy", "onDelete", "missing"]
+    static let relationshipKeys = ["to", "kind", "key", "by", "inverse", "policy", "onDelete", "missing", "targetKey"]
     static let kinds: [(String, RelationshipSpec.Kind)] = [("one", .one), ("many", .many)]
     static let references: [(String, RelationshipSpec.Reference)] = [("object", .object), ("id", .id), ("keyObject", .keyObject), ("auto", .auto)]
     static let policies: [(String, RelationshipSpec.Policy)] = [("replace", .replace), ("append", .append)]
@@ -59,7 +59,16 @@ extension MappingLoader {
         if let node = fields["onDelete"] {
             draft.onDelete = option(node, for: "onDelete", Self.deleteRules) ?? .nullify
         }
-        if let node = fields["missing"] { draft.missing = option(node, for: "missing", Self.missingRules) ?? .stub }
+        if let node = fields["missing"] {
+            draft.missing = option(node, for: "missing", Self.missingRules) ?? .stub
+            draft.missingLocation = self.location(of: node)
+        }
+        if let node = fields["targetKey"] {
+            draft.targetKey = text(node, for: "targetKey")
+            draft.targetKeyLocation = self.location(of: node)
+            // A stub needs a primary key: a reference by another key skips what it cannot find.
+            if draft.missingLocation == nil { draft.missing = .skip }
+        }
         return draft
     }
 }

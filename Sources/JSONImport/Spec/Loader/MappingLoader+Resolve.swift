@@ -102,6 +102,7 @@ extension MappingLoader {
                     report(.unknownEntity, "unknown entity '\(target)'\(hint)", at: relationship.targetLocation)
                     continue
                 }
+                checkTargetKey(relationship, of: drafts[t])
                 if relationship.by.isReference, drafts[t].isOwned, let location = relationship.byLocation {
                     report(
                         .invalidReference,
@@ -109,6 +110,32 @@ extension MappingLoader {
                         at: location)
                 }
             }
+        }
+    }
+
+    /// `targetKey` names a `unique` attribute of the target, on a reference that can take a
+    /// missing target without a stub.
+    private mutating func checkTargetKey(_ relationship: RelationshipDraft, of target: EntityDraft) {
+        guard let name = relationship.targetKey, let location = relationship.targetKeyLocation else { return }
+        guard let attribute = target.attributes.first(where: { $0.spec.name == name }) else {
+            let hint = Suggestion.hint(for: name, among: target.attributes.map(\.spec.name))
+            report(.invalidReference, "targetKey '\(name)' names no attribute of '\(target.name)'\(hint)", at: location)
+            return
+        }
+        if !attribute.spec.isUnique {
+            report(
+                .invalidReference,
+                "targetKey '\(name)' of '\(target.name)' is not 'unique': a reference must name one row", at: location)
+        }
+        if relationship.by == .object {
+            report(
+                .invalidReference, "'targetKey' applies to references (by: id, keyObject or auto), not to 'by: object'",
+                at: location)
+        }
+        if relationship.missing == .stub, let missing = relationship.missingLocation {
+            report(
+                .invalidReference,
+                "'missing: stub' cannot go with 'targetKey': a stub needs a primary key; use 'skip' or 'error'", at: missing)
         }
     }
 
@@ -235,7 +262,7 @@ extension MappingLoader {
             }
             return RelationshipSpec(
                 name: r.name, target: target, kind: kind, key: r.key, by: r.by, inverse: r.inverse, policy: r.policy,
-                onDelete: r.onDelete, missing: r.missing, linkIndex: link, location: r.location)
+                onDelete: r.onDelete, missing: r.missing, linkIndex: link, targetKey: r.targetKey, location: r.location)
         }
         // A distributed entity's keys are unique within its tenant: the tenant comes first in them.
         let declaredKey = draft.primaryKey.map(\.name)
