@@ -70,9 +70,10 @@ extension PostgresImportRows {
             apply: { [cache] result in for row in result { Self.cacheRow(row, into: rows, cache) } })
     }
 
-    /// Reads the rows with `keys` the cache knows nothing of; those not found are known absent.
+    /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
+    /// known absent.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
-        let unknown = Array(Set(keys.filter { rows.row(forKey: $0) == nil && !rows.absentKeys.contains($0) }))
+        let unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan
         let (condition, parameters) = PostgresEngine.keyCondition(entity, keys: unknown)

@@ -25,12 +25,13 @@ extension PostgresImportRows {
             let rows = cache.rows(entity)
             return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
         }
-        var visited = Set<[Int64]>()
+        // Per entity (by index): the rows whose relations are read already.
+        var visited: [Int: Set<Int64>] = [:]
         for _ in 0..<Self.prefetchLevels where !frontier.isEmpty {
             var loads: [Load] = []
             var reached: [Reach] = []
             for (entity, ids) in frontier {
-                let new = ids.filter { visited.insert([Int64(entity.index), $0]).inserted }
+                let new = ids.filter { visited[entity.index, default: []].insert($0).inserted }
                 if !new.isEmpty { loads += relationLoads(entity, new, owned: &reached) }
             }
             try run(loads)
@@ -108,11 +109,16 @@ extension PostgresImportRows {
     // MARK: Handing over
 
     /// The writes of one hand-over, taken from the cache: statements and rows to copy, in the
-    /// order they run.
+    /// order they run. Rows and lists are the cache's own copies (their arrays shared, not
+    /// copied), encoded as they are sent.
     struct HandOver {
         enum Step {
             case statements([PostgresStatement])
-            case copy(table: String, columns: [PostgresCopyColumn], rows: [[StoredValue]])
+            /// Rows of `entity` into `table`: new rows with their bookkeeping timestamps
+            /// (`isNew`), or changed rows into the entity's staging table.
+            case rows(EntityPlan, table: String, isNew: Bool, [(id: Int64, row: PostgresRowCache.Row)])
+            /// The links of each source into the link table `table`.
+            case links(table: String, [(source: Int64, list: PostgresRowCache.LinkList)])
         }
         var steps: [Step] = []
     }
@@ -160,75 +166,57 @@ extension PostgresImportRows {
     /// `UPDATE … FROM` per table; changed link lists by removing their sources' links and
     /// copying the lists in. `nil` when there are none.
     func takeHandOver() -> HandOver? {
-        var inserts: [(PostgresRowCache.EntityRows, [Int64])] = []
-        var updates: [(PostgresRowCache.EntityRows, [Int64])] = []
-        for case let rows? in cache.entities {
-            var inserted: [Int64] = []
-            var updated: [Int64] = []
-            for id in rows.dirty {
-                if rows.rows[id]!.isStored { updated.append(id) } else { inserted.append(id) }
-            }
-            if !inserted.isEmpty { inserts.append((rows, inserted.sorted())) }
-            if !updated.isEmpty { updates.append((rows, updated.sorted())) }
+        typealias Rows = [(id: Int64, row: PostgresRowCache.Row)]
+        var inserts: [(EntityPlan, Rows)] = []
+        var updates: [(EntityPlan, Rows)] = []
+        for case let rows? in cache.entities where !rows.dirty.isEmpty {
+            let (inserted, updated) = cache.takeDirtyRows(rows)
+            if !inserted.isEmpty { inserts.append((rows.plan, inserted)) }
+            if !updated.isEmpty { updates.append((rows.plan, updated)) }
         }
-        var lists: [(PostgresRowCache.LinkTable, [Int64])] = []
-        for table in cache.tables {
-            if !table.dirty.isEmpty { lists.append((table, table.dirty.sorted())) }
+        var lists: [(PostgresRowCache.LinkTable, [(source: Int64, list: PostgresRowCache.LinkList)])] = []
+        for table in cache.tables where !table.dirty.isEmpty {
+            lists.append((table, cache.takeDirtyLists(table)))
         }
         guard !inserts.isEmpty || !updates.isEmpty || !lists.isEmpty else { return nil }
 
         var handOver = HandOver()
         var first: [PostgresStatement] = []
-        for (rows, _) in updates {
-            let stage = quote(Self.stageName(rows.plan))
+        for (entity, _) in updates {
+            let stage = quote(Self.stageName(entity))
             first.append(PostgresStatement(
                 "CREATE TEMPORARY TABLE IF NOT EXISTS \(stage) ("
-                    + stageColumns(rows.plan).map { "\(quote($0.name)) \($0.type.rawValue)" }.joined(separator: ", ")
+                    + stageColumns(entity).map { "\(quote($0.name)) \($0.type.rawValue)" }.joined(separator: ", ")
                     + ") ON COMMIT DROP"))
             first.append(PostgresStatement("TRUNCATE \(stage)"))
         }
-        for (table, sources) in lists {
-            let stored = sources.filter { table.lists[$0]!.isStored }
+        for (table, taken) in lists {
+            let stored = taken.filter(\.list.isStored).map(\.source)
             if !stored.isEmpty {
                 first.append(PostgresStatement(
                     "DELETE FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])", [PostgresEngine.array(stored)]))
             }
         }
         handOver.steps.append(.statements(first))
-        for (rows, ids) in updates {
-            handOver.steps.append(.copy(
-                table: Self.stageName(rows.plan), columns: stageColumns(rows.plan),
-                rows: ids.map { stageValues(rows.plan, id: $0, rows.rows[$0]!) }))
+        for (entity, rows) in updates {
+            handOver.steps.append(.rows(entity, table: Self.stageName(entity), isNew: false, rows))
         }
         // A one ↔ one target moving between rows: its old holder lets go first, so the unique
         // link column never holds it twice on the way.
-        handOver.steps.append(.statements(updates.flatMap { rows, _ in releaseSQL(rows.plan).map { PostgresStatement($0) } }))
-        for (rows, ids) in inserts {
-            handOver.steps.append(.copy(
-                table: rows.plan.spec.table, columns: insertColumns(rows.plan),
-                rows: ids.map { insertValues(rows.plan, id: $0, rows.rows[$0]!) }))
+        handOver.steps.append(.statements(updates.flatMap { entity, _ in releaseSQL(entity).map { PostgresStatement($0) } }))
+        for (entity, rows) in inserts {
+            handOver.steps.append(.rows(entity, table: entity.spec.table, isNew: true, rows))
         }
-        let linkColumns = [PostgresCopyColumn("source", .int8), PostgresCopyColumn("target", .int8), PostgresCopyColumn("position", .int8)]
-        for (table, sources) in lists {
-            var links: [[StoredValue]] = []
-            for source in sources {
-                let list = table.lists[source]!
-                for (target, position) in zip(list.targets, list.positions) {
-                    links.append([.integer(source), .integer(target), .integer(position)])
-                }
-            }
-            if !links.isEmpty { handOver.steps.append(.copy(table: table.name, columns: linkColumns, rows: links)) }
+        for (table, taken) in lists where taken.contains(where: { !$0.list.targets.isEmpty }) {
+            handOver.steps.append(.links(table: table.name, taken))
         }
-        handOver.steps.append(.statements(updates.map { rows, _ in PostgresStatement(mergeSQL(rows.plan)) }))
-
-        for (rows, ids) in inserts + updates {
-            for id in ids { cache.markHandedOver(rows, id) }
-        }
-        for (table, sources) in lists {
-            for source in sources { cache.markHandedOver(table, source) }
-        }
+        handOver.steps.append(.statements(updates.map { entity, _ in PostgresStatement(mergeSQL(entity)) }))
         return handOver
     }
+
+    private static let linkColumns = [
+        PostgresCopyColumn("source", .int8), PostgresCopyColumn("target", .int8), PostgresCopyColumn("position", .int8),
+    ]
 
     /// Runs the steps of `handOver` on the connection.
     func send(_ handOver: HandOver) throws(StoreError) {
@@ -236,9 +224,21 @@ extension PostgresImportRows {
             switch step {
             case .statements(let statements):
                 try pipeline(statements)
-            case .copy(let table, let columns, let rows):
-                try copy(into: table, columns: columns) { (writer) throws(StoreError) in
-                    for row in rows { try writer.appendRow(row) }
+            case .rows(let entity, let table, let isNew, let rows):
+                try copy(into: table, columns: isNew ? insertColumns(entity) : stageColumns(entity)) { (writer) throws(StoreError) in
+                    for (id, row) in rows {
+                        try forEachField(entity, id: id, row, timestamps: isNew) { (value) throws(StoreError) in try writer.append(value) }
+                    }
+                }
+            case .links(let table, let lists):
+                try copy(into: table, columns: Self.linkColumns) { (writer) throws(StoreError) in
+                    for (source, list) in lists {
+                        for (target, position) in zip(list.targets, list.positions) {
+                            try writer.append(.integer(source))
+                            try writer.append(.integer(target))
+                            try writer.append(.integer(position))
+                        }
+                    }
                 }
             }
         }
@@ -295,10 +295,8 @@ extension PostgresImportRows {
     }
 
     func insertValues(_ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row) -> [StoredValue] {
-        var values = stageValues(entity, id: id, row)
-        if entity.spec.hasTimestamps {
-            values.insert(contentsOf: Array(repeating: .real(row.insertedAt), count: 3), at: values.count - (entity.spec.isOwned ? 0 : 1))
-        }
+        var values: [StoredValue] = []
+        forEachField(entity, id: id, row, timestamps: true) { values.append($0) }
         return values
     }
 
@@ -319,12 +317,18 @@ extension PostgresImportRows {
         return columns
     }
 
-    private func stageValues(_ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row) -> [StoredValue] {
-        var values: [StoredValue] = entity.keyIsRowID ? [] : [.integer(id)]
-        values += row.values
-        values += row.columns.map { $0.map(StoredValue.integer) ?? .null }
-        if !entity.spec.isOwned { values.append(.integer(row.isStub ? 1 : 0)) }
-        return values
+    /// Calls `body` with the value of each column of row `id` in turn: those of
+    /// ``stageColumns(_:)``, or with `timestamps`, of ``insertColumns(_:)``.
+    private func forEachField<E: Error>(
+        _ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row, timestamps: Bool, _ body: (StoredValue) throws(E) -> Void
+    ) throws(E) {
+        if !entity.keyIsRowID { try body(.integer(id)) }
+        for value in row.values { try body(value) }
+        for column in row.columns { try body(column.map(StoredValue.integer) ?? .null) }
+        if timestamps && entity.spec.hasTimestamps {
+            for _ in 0..<3 { try body(.real(row.insertedAt)) }
+        }
+        if !entity.spec.isOwned { try body(.integer(row.isStub ? 1 : 0)) }
     }
 
     /// Per unique link column of `entity`: the `UPDATE` clearing it in the staged rows that

@@ -56,9 +56,14 @@ final class PostgresImportRows: ImportRows {
     /// The cached row with `key`, read from the server when the cache does not know the key.
     private func cachedRow(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> (PostgresRowCache.EntityRows, Int64)? {
         let rows = cache.rows(entity)
+        // A key that is the row id, found without making the cache's form of it.
+        if rows.keyIsRowID, case .integer(let id) = key[0] {
+            if rows.rows[id] != nil { return (rows, id) }
+            if rows.absentIDs.contains(id) { return nil }
+        }
         let stored = cacheKey(key, entity)
         if let id = rows.row(forKey: stored) { return (rows, id) }
-        if rows.absentKeys.contains(stored) { return nil }
+        if rows.isAbsent(stored) { return nil }
         try load(rows, keys: [stored])
         return rows.row(forKey: stored).map { (rows, $0) }
     }
@@ -109,7 +114,7 @@ final class PostgresImportRows: ImportRows {
         if ifAbsent, try cachedRow(entity, key: key) != nil { return nil }
         let rows = cache.rows(entity)
         let id: Int64
-        if entity.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
+        if rows.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
         var row = PostgresRowCache.Row(
             values: entity.attributes.enumerated().map { i, attribute in
                 Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
@@ -222,7 +227,7 @@ final class PostgresImportRows: ImportRows {
         case .linkTable(_, false):
             let table = cache.table(relationship)
             try loadLinking(table, to: [row], of: relationship.entity)
-            return (table.sourcesByTarget[row] ?? []).sorted()
+            return cache.sources(table, linkingTo: row).sorted()
         }
     }
 
@@ -298,13 +303,8 @@ final class PostgresImportRows: ImportRows {
         _ relationship: RelationshipPlan, _ source: Int64, _ body: (inout PostgresRowCache.LinkList) -> Int
     ) throws(StoreError) {
         let table = cache.table(relationship)
-        try loadLists(table, sources: [source])
-        var list = table.lists[source]!
-        let changed = body(&list)
-        guard changed > 0 else { return }
-        list.isDirty = true
-        cache.setList(table, source, list)
-        changeCount += changed
+        if table.lists[source] == nil { try loadLists(table, sources: [source]) }
+        changeCount += cache.changeList(table, source, body)
     }
 
     // MARK: Link table indexes
