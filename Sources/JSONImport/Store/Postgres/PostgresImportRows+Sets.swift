@@ -13,22 +13,46 @@ extension PostgresImportRows {
     /// Rows and links written past which a batch's writes go to the server.
     static let handOverSize = 2_000
 
-    /// Reads in one round trip the rows with the keys a batch of records names, then in one
-    /// round trip per level what the importer reads of those rows: their owned rows, link
-    /// lists, the rows pointing at them and the rows their one ↔ one targets are taken from.
-    private func prefetch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
+    /// Reads in one round trip the rows with the keys a batch of records names and those its
+    /// references name, then in one round trip per level what the importer reads of the
+    /// records' rows: their owned rows, link lists, the rows pointing at them and the rows their
+    /// one ↔ one targets are taken from. Of a referenced row, only what linking to it reads
+    /// (see ``referenceLoad(_:_:)``), in the first level's round trip.
+    private func prefetch(
+        _ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]
+    ) throws(StoreError) {
         let keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
             (entity, entityKeys.map { cacheKey(stored: $0, entity) })
         }
-        try run(keyed.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
+        let referenced = references.map { relationship, keys in
+            (relationship, keys.map { cacheKey(stored: $0, relationship.targetPlan) })
+        }
+        // Per entity, the keys of its records and of the references to it, each once.
+        var byEntity = keyed
+        var position = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.0.index, $0) })
+        for (relationship, keys) in referenced {
+            let entity = relationship.targetPlan
+            if let i = position[entity.index] {
+                byEntity[i].1 = Array(Set(byEntity[i].1).union(keys))
+            } else {
+                position[entity.index] = byEntity.count
+                byEntity.append((entity, keys))
+            }
+        }
+        try run(byEntity.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
         var frontier = keyed.map { entity, entityKeys in
             let rows = cache.rows(entity)
             return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
         }
+        var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
+            let rows = cache.rows(relationship.targetPlan)
+            return referenceLoad(relationship, keys.compactMap { rows.row(forKey: $0) })
+        }
         // Per entity (by index): the rows whose relations are read already.
         var visited: [Int: Set<Int64>] = [:]
-        for _ in 0..<Self.prefetchLevels where !frontier.isEmpty {
-            var loads: [Load] = []
+        for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty {
+            var loads = referenceLoads
+            referenceLoads = []
             var reached: [Reach] = []
             for (entity, ids) in frontier {
                 let new = ids.filter { visited[entity.index, default: []].insert($0).inserted }
@@ -66,6 +90,24 @@ extension PostgresImportRows {
             let reached = sources.flatMap { table.lists[$0]?.targets ?? [] }
             try run(idLoad(cache.rows(target), ids: reached))
             return (target, reached)
+        }
+    }
+
+    /// The read of what linking to rows `ids` through `relationship` reads of them: the rows
+    /// that let go of a one ↔ one target, or the link lists that grow when the link is kept in
+    /// the target's own list. `nil` for the other relationships, which read nothing of those
+    /// rows but the rows.
+    private func referenceLoad(_ relationship: RelationshipPlan, _ ids: [Int64]) -> Load? {
+        guard !ids.isEmpty else { return nil }
+        switch relationship.storage {
+        case .selfColumn(let column, true):
+            let entity = relationship.entity
+            guard let j = entity.selfColumns.firstIndex(where: { entity.relationships[$0].columnName == column }) else { return nil }
+            return pointingLoad(cache.rows(entity), column: j, at: ids)
+        case .linkTable(_, false):
+            return listLoad(cache.table(relationship), sources: ids)
+        case .selfColumn, .otherColumn, .linkTable:
+            return nil
         }
     }
 
@@ -134,16 +176,17 @@ extension PostgresImportRows {
     }
 
     /// The records of the last batch are imported: reads ahead for the next batch (see
-    /// ``prefetch(_:)``), then has the last batch's writes go to the server on a worker thread
-    /// while the importer goes on with the next. Past the cache's budget, the writes go first
-    /// and the cache is emptied (unless a scope around the import needs it to undo itself).
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {
+    /// ``prefetch(_:references:)``), then has the last batch's writes go to the server on a
+    /// worker thread while the importer goes on with the next. Past the cache's budget, the
+    /// writes go first and the cache is emptied (unless a scope around the import needs it to
+    /// undo itself).
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {
         try finishBackgroundHandOver()
         if cache.size > Self.cacheBudget && !cache.hasOpenScope {
             try handOver()
             cache.removeAll()
         }
-        try prefetch(keys)
+        try prefetch(keys, references: references)
         // Small batches (a line of JSON Lines) pile up their writes first.
         guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver() else { return }
         changesHandedOver = changeCount

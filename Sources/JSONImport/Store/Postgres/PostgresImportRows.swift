@@ -1,6 +1,6 @@
 /// The importer's row path on PostgreSQL, set-based: reads come from a cache
-/// (``PostgresRowCache``) that ``beginBatch(_:)`` fills for a whole batch of records in a few
-/// statements, and writes go to the cache, to be handed to the server in sets
+/// (``PostgresRowCache``) that ``beginBatch(_:references:)`` fills for a whole batch of records
+/// in a few statements, and writes go to the cache, to be handed to the server in sets
 /// (``handOver()``: binary `COPY` and one `UPDATE … FROM` per table). Round trips per batch
 /// do not grow with its size.
 ///
@@ -26,7 +26,7 @@ final class PostgresImportRows: ImportRows {
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
-    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:)``).
+    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:references:)``).
     var background: BackgroundHandOver?
 
     init(engine: PostgresEngine) {

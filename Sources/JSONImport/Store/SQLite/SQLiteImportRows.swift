@@ -184,7 +184,7 @@ final class SQLiteImportRows: ImportRows {
     /// as they come: nothing to read ahead or hand over.
     var readsAhead: Bool { false }
 
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError) {}
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {}
 
     // MARK: Link table indexes
 
