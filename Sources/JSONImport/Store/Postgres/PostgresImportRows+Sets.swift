@@ -246,14 +246,17 @@ extension PostgresImportRows {
         }
         // A one ↔ one target moving between rows: its old holder lets go first, so the unique
         // link column never holds it twice on the way.
-        handOver.steps.append(.statements(updates.flatMap { entity, _ in releaseSQL(entity).map { PostgresStatement($0) } }))
+        handOver.steps.append(.statements(updates.flatMap { entity, _ in
+            releaseSQL(entity).map { PostgresStatement($0, isPlannedEachRun: true) }
+        }))
         for (entity, rows) in inserts {
             handOver.steps.append(.rows(entity, table: entity.spec.table, isNew: true, rows))
         }
         for (table, taken) in lists where taken.contains(where: { !$0.list.targets.isEmpty }) {
             handOver.steps.append(.links(table: table.name, taken))
         }
-        handOver.steps.append(.statements(updates.map { entity, _ in PostgresStatement(mergeSQL(entity)) }))
+        // Planned each time: a plan made when the table was small would read all of it.
+        handOver.steps.append(.statements(updates.map { entity, _ in PostgresStatement(mergeSQL(entity), isPlannedEachRun: true) }))
         return handOver
     }
 
@@ -382,7 +385,7 @@ extension PostgresImportRows {
             guard case .selfColumn(let name, true) = entity.relationships[r].storage else { return nil }
             let column = quote(name)
             return "UPDATE \(entity.table) AS t SET \(column) = NULL FROM \(stage) AS s "
-                + "WHERE t.\(entity.rowID) = s.\(entity.rowID) AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"
+                + "WHERE \(stagedRows(entity)) AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"
         }
     }
 
@@ -392,7 +395,16 @@ extension PostgresImportRows {
         let sets = stageColumns(entity).map(\.name).filter { !keys.contains($0) && $0 != "_id" }
         let stage = quote(Self.stageName(entity))
         return "UPDATE \(entity.table) AS t SET " + sets.map { "\(quote($0)) = s.\(quote($0))" }.joined(separator: ", ")
-            + " FROM \(stage) AS s WHERE t.\(entity.rowID) = s.\(entity.rowID)"
+            + " FROM \(stage) AS s WHERE \(stagedRows(entity))"
+    }
+
+    /// The condition pairing the rows of `entity` (alias `t`) with the staged ones (`s`). The
+    /// table's rows are found by their ids in the stage, through the primary key's index: the
+    /// server, whose statistics do not know the rows the transaction wrote, would otherwise
+    /// read the whole table to pair a few hundred rows (and does, once it holds a few
+    /// thousand).
+    private func stagedRows(_ entity: EntityPlan) -> String {
+        "t.\(entity.rowID) = s.\(entity.rowID) AND t.\(entity.rowID) = ANY(ARRAY(SELECT \(entity.rowID) FROM \(quote(Self.stageName(entity)))))"
     }
 }
 
