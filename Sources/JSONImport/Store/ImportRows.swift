@@ -87,6 +87,11 @@ protocol ImportRows: AnyObject {
     /// a time ignores it.
     func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError)
 
+    /// The rows `rows` of `entity` are about to be read one at a time (``storedValues(_:row:)``):
+    /// a row path that reads in sets reads them now. A row path that reads one row at a time
+    /// ignores it.
+    func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError)
+
     // MARK: Link table indexes
 
     /// Whether the link table named `table` is empty.

@@ -181,11 +181,7 @@ extension PostgresImportRows {
     /// writes go first and the cache is emptied (unless a scope around the import needs it to
     /// undo itself).
     func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {
-        try finishBackgroundHandOver()
-        if cache.size > Self.cacheBudget && !cache.hasOpenScope {
-            try handOver()
-            cache.removeAll()
-        }
+        try keepWithinBudget()
         try prefetch(keys, references: references)
         // Small batches (a line of JSON Lines) pile up their writes first.
         guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver() else { return }
@@ -194,6 +190,21 @@ extension PostgresImportRows {
         let job = BackgroundHandOver(rows: self, handOver: handOver)
         background = job
         job.start()
+    }
+
+    /// Reads the rows `ids` of `entity` the cache lacks, in one round trip.
+    func readAhead(_ entity: EntityPlan, rows ids: [Int64]) throws(StoreError) {
+        try keepWithinBudget()
+        try run(idLoad(cache.rows(entity), ids: ids))
+    }
+
+    /// Past the cache's budget, hands the writes over and empties the cache (unless a scope
+    /// needs it to undo itself), after the hand-over running in the background, if any.
+    private func keepWithinBudget() throws(StoreError) {
+        try finishBackgroundHandOver()
+        guard cache.size > Self.cacheBudget && !cache.hasOpenScope else { return }
+        try handOver()
+        cache.removeAll()
     }
 
     /// Waits for the hand-over running in the background and throws its error: every use of

@@ -186,6 +186,8 @@ final class SQLiteImportRows: ImportRows {
 
     func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {}
 
+    func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError) {}
+
     // MARK: Link table indexes
 
     func isEmpty(linkTable table: String) throws(StoreError) -> Bool {
