@@ -192,8 +192,7 @@ extension PostgresImportRows {
         for link in links {
             guard case .integer(let source) = link[0], case .integer(let target) = link[1], case .integer(let position) = link[2]
             else { continue }
-            lists[source, default: PostgresRowCache.LinkList(isStored: true)].targets.append(target)
-            lists[source]!.positions.append(position)
+            lists[source, default: PostgresRowCache.LinkList(isStored: true)].append(target, at: position)
         }
         for source in sources where table.lists[source] == nil {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))

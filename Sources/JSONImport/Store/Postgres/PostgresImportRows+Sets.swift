@@ -85,7 +85,7 @@ extension PostgresImportRows {
         case .rows(let entity, let ids):
             return (entity, ids)
         case .pointing(let rows, let j, let pointees):
-            return (rows.plan, pointees.flatMap { rows.pointers[j][$0] ?? [] })
+            return (rows.plan, pointees.flatMap { rows.rows(pointingAt: $0, column: j) })
         case .lists(let table, let sources, let target):
             let reached = sources.flatMap { table.lists[$0]?.targets ?? [] }
             try run(idLoad(cache.rows(target), ids: reached))
@@ -290,10 +290,10 @@ extension PostgresImportRows {
             case .links(let table, let lists):
                 try copy(into: table, columns: Self.linkColumns) { (writer) throws(StoreError) in
                     for (source, list) in lists {
-                        for (target, position) in zip(list.targets, list.positions) {
+                        for (i, target) in list.targets.enumerated() {
                             try writer.append(.integer(source))
                             try writer.append(.integer(target))
-                            try writer.append(.integer(position))
+                            try writer.append(.integer(list.position(at: i)))
                         }
                     }
                 }

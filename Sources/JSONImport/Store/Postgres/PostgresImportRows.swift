@@ -219,7 +219,7 @@ final class PostgresImportRows: ImportRows {
             let target = cache.rows(relationship.targetPlan)
             let j = try columnIndex(relationship.targetPlan, column)
             try loadPointing(target, column: j, at: [row])
-            return (target.pointers[j][row] ?? []).sorted()
+            return target.rows(pointingAt: row, column: j)
         case .linkTable(_, true):
             let table = cache.table(relationship)
             try loadLists(table, sources: [row])
@@ -237,7 +237,7 @@ final class PostgresImportRows: ImportRows {
         let rows = cache.rows(entity)
         let j = try columnIndex(entity, column)
         try loadPointing(rows, column: j, at: [target])
-        let released = (rows.pointers[j][target] ?? []).filter { $0 != row }.sorted()
+        let released = rows.rows(pointingAt: target, column: j).filter { $0 != row }
         for other in released {
             try change(entity, other) { (cached) throws(StoreError) in cached.columns[j] = nil } writingAtOnce: { () throws(StoreError) in
                 try connection.run("UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(entity.rowID) = $1", [.integer(other)])
@@ -267,34 +267,22 @@ final class PostgresImportRows: ImportRows {
     func nextPosition(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) -> Int64 {
         let table = cache.table(relationship)
         try loadLists(table, sources: [source])
-        return table.lists[source]!.positions.max().map { $0 + 1 } ?? 0
+        return table.lists[source]!.nextPosition
     }
 
     func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError) {
         try changeList(relationship, source) { list in
-            let index = list.positions.lastIndex { $0 <= position }.map { $0 + 1 } ?? 0
-            list.targets.insert(target, at: index)
-            list.positions.insert(position, at: index)
+            list.insert(target, at: position)
             return 1
         }
     }
 
     func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) {
-        try changeList(relationship, source) { list in
-            defer { list.targets.removeAll(); list.positions.removeAll() }
-            return list.targets.count
-        }
+        try changeList(relationship, source) { list in list.removeAll() }
     }
 
     func deleteLink(_ relationship: RelationshipPlan, source: Int64, target: Int64) throws(StoreError) {
-        try changeList(relationship, source) { list in
-            let kept = list.targets.indices.filter { list.targets[$0] != target }
-            defer {
-                list.positions = kept.map { list.positions[$0] }
-                list.targets = kept.map { list.targets[$0] }
-            }
-            return list.targets.count - kept.count
-        }
+        try changeList(relationship, source) { list in list.remove(target) }
     }
 
     /// Changes the cached links of `source` with `body`, which returns how many links it added

@@ -22,15 +22,6 @@ final class PostgresRowCache {
         var insertedAt: Double = 0
     }
 
-    /// The links of one source in a link table, in link order.
-    struct LinkList {
-        var targets: [Int64] = []
-        var positions: [Int64] = []
-        /// The server holds links of this source that a hand-over must remove first.
-        var isStored: Bool
-        var isDirty = false
-    }
-
     final class EntityRows {
         let plan: EntityPlan
         var rows: [Int64: Row] = [:]
@@ -43,7 +34,7 @@ final class PostgresRowCache {
         fileprivate(set) var absentKeys: Set<[StoredValue]> = []
         fileprivate(set) var absentIDs: Set<Int64> = []
         /// Per link column: the cached rows pointing at each row.
-        var pointers: [[Int64: Set<Int64>]]
+        fileprivate(set) var pointers: [[Int64: RowSet]]
         /// Per link column: the rows every row pointing at is cached for.
         var completePointees: [Set<Int64>]
 
@@ -63,6 +54,11 @@ final class PostgresRowCache {
         /// (``row(forKey:)`` reads `rows` then).
         func key(of row: Row) -> [StoredValue]? {
             isOwned || keyIsRowID ? nil : plan.keySlots.map { row.values[$0] }
+        }
+
+        /// The cached rows whose link column `j` points at `pointee`, in row id order.
+        func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
+            pointers[j][pointee]?.sorted ?? []
         }
 
         /// The cached row with primary key `key`.
@@ -170,8 +166,10 @@ final class PostgresRowCache {
             let was = old?.columns[j] ?? nil
             let now = row?.columns[j] ?? nil
             guard was != now else { continue }
-            if let was { entity.pointers[j][was]?.remove(id) }
-            if let now { entity.pointers[j][now, default: []].insert(id) }
+            if let was, entity.pointers[j][was]?.remove(id) == false { entity.pointers[j][was] = nil }
+            if let now {
+                if entity.pointers[j][now] == nil { entity.pointers[j][now] = .one(id) } else { entity.pointers[j][now]!.insert(id) }
+            }
         }
     }
 
