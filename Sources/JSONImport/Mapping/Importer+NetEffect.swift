@@ -20,9 +20,7 @@ extension Importer {
     /// `updated` means different from before the import).
     func settleNetEffect() throws(RecordError) {
         for entity in plan.entities {
-            for (row, original) in tracker.netEffectCandidates(of: entity.index) {
-                try settle(entity, row: row, original: original)
-            }
+            try settle(entity, tracker.netEffectCandidates(of: entity.index))
             guard let spilledOriginals else { continue }
             var after: Int64?
             while true {
@@ -33,9 +31,7 @@ extension Importer {
                     throw fail(error.description)
                 }
                 guard let last = chunk.last else { break }
-                for (row, original) in chunk where tracker.isNetEffectCandidate(entity.index, row) {
-                    try settle(entity, row: row, original: original)
-                }
+                try settle(entity, chunk.filter { tracker.isNetEffectCandidate(entity.index, $0.row) }.map { ($0.row, $0.values) })
                 after = last.row
             }
         }
@@ -45,6 +41,20 @@ extension Importer {
             throw fail(error.description)
         }
     }
+
+    /// Settles `candidates`, a chunk at a time that the row path reads ahead.
+    private func settle(_ entity: EntityPlan, _ candidates: [(row: Int64, original: [StoredValue])]) throws(RecordError) {
+        var start = 0
+        while start < candidates.count {
+            let chunk = candidates[start..<min(start + Self.settledAtOnce, candidates.count)]
+            try store { () throws(StoreError) in try rows.readAhead(entity, rows: chunk.map(\.row)) }
+            for (row, original) in chunk { try settle(entity, row: row, original: original) }
+            start = chunk.endIndex
+        }
+    }
+
+    /// Rows settled per read ahead.
+    private static let settledAtOnce = 10_000
 
     private func settle(_ entity: EntityPlan, row: Int64, original: [StoredValue]) throws(RecordError) {
         if Self.areEqual(try storedValues(entity, row: row), original, entity) { tracker.markUnchanged(entity.index, row) }

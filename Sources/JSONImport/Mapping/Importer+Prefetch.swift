@@ -1,25 +1,50 @@
 /// Reading ahead for a batch of root records (a row path that reads in sets, SPEC 6): the
-/// primary keys the records and their nested records and references name, per entity.
+/// primary keys the records and their nested records name, per entity, and those their
+/// references name, per relationship.
 extension Importer {
     /// Tells the row path a batch of records begins, `records` (root records of `entity`), so it
     /// reads ahead what importing them will read. Values that do not convert are left out:
     /// importing the record reports them.
     func beginBatch(_ records: [JSONValue], _ entity: EntityPlan) throws(StoreError) {
         guard rows.readsAhead else { return }
-        var keys = [Set<[StoredValue]>](repeating: [], count: plan.entities.count)
+        var keys = BatchKeys(entities: plan.entities.count)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
             gatherKeys(record, entity, tenant: nil, into: &keys)
         }
         memberCursor = JSONValue.MemberCursor()
-        try rows.beginBatch(keys.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) })
+        try rows.beginBatch(
+            keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
+            references: keys.references.map { ($0.relationship, Array($0.keys)) })
+    }
+
+    /// The keys a batch names.
+    private struct BatchKeys {
+        /// By entity index: keys of records.
+        var records: [Set<[StoredValue]>]
+        /// Keys of references, per relationship, in the order first met.
+        var references: [(relationship: RelationshipPlan, keys: Set<[StoredValue]>)] = []
+        /// Where each relationship's references are in `references`.
+        var referenceIndex: [ObjectIdentifier: Int] = [:]
+
+        init(entities: Int) {
+            records = Array(repeating: [], count: entities)
+        }
+
+        mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
+            let id = ObjectIdentifier(relationship)
+            if let index = referenceIndex[id] {
+                references[index].keys.insert(key)
+            } else {
+                referenceIndex[id] = references.count
+                references.append((relationship, [key]))
+            }
+        }
     }
 
     /// `tenant`: that of the record `json` is nested in (SPEC 6).
-    private func gatherKeys(
-        _ json: JSONValue, _ entity: EntityPlan, tenant: StoredValue?, into keys: inout [Set<[StoredValue]>]
-    ) {
+    private func gatherKeys(_ json: JSONValue, _ entity: EntityPlan, tenant: StoredValue?, into keys: inout BatchKeys) {
         guard json.kind == .object else { return }
         var tenant = tenant
         if let slot = entity.tenantSlot,
@@ -30,24 +55,22 @@ extension Importer {
         if !entity.spec.isOwned,
             let key = keyValues(entity.keySlots.map { (entity.attributes[$0], lookup(json, entity.attributes[$0].path)) }, of: entity, tenant: tenant)
         {
-            keys[entity.index].insert(key)
+            keys.records[entity.index].insert(key)
         }
         for relationship in entity.relationships {
             guard case .value(let value) = lookup(json, relationship.path) else { continue }
-            let target = plan.entities[relationship.target]
             if relationship.spec.kind == .many {
                 guard value.kind == .array else { continue }
-                for element in value.elements { gatherTarget(element, target, tenant: tenant, into: &keys) }
+                for element in value.elements { gatherTarget(element, relationship, tenant: tenant, into: &keys) }
             } else {
-                gatherTarget(value, target, tenant: tenant, into: &keys)
+                gatherTarget(value, relationship, tenant: tenant, into: &keys)
             }
         }
     }
 
     /// A relationship's value: a nested record, or a reference by key.
-    private func gatherTarget(
-        _ json: JSONValue, _ target: EntityPlan, tenant: StoredValue?, into keys: inout [Set<[StoredValue]>]
-    ) {
+    private func gatherTarget(_ json: JSONValue, _ relationship: RelationshipPlan, tenant: StoredValue?, into keys: inout BatchKeys) {
+        let target = relationship.targetPlan
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
         guard !target.spec.isOwned else { return }
@@ -60,7 +83,7 @@ extension Importer {
         }
         let given = Dictionary(uniqueKeysWithValues: zip(slots, parts))
         let lookups = target.keySlots.map { slot in (target.attributes[slot], given[slot].map(Lookup.value) ?? .missing) }
-        if let key = keyValues(lookups, of: target, tenant: tenant) { keys[target.index].insert(key) }
+        if let key = keyValues(lookups, of: target, tenant: tenant) { keys.insert(reference: key, of: relationship) }
     }
 
     /// The converted key values of a row of `entity`, `nil` when one is missing, null or does

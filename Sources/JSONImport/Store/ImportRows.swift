@@ -75,14 +75,22 @@ protocol ImportRows: AnyObject {
 
     // MARK: Batches
 
-    /// Whether ``beginBatch(_:)`` does anything: the importer gathers a batch's keys only then.
+    /// Whether ``beginBatch(_:references:)`` does anything: the importer gathers a batch's
+    /// keys only then.
     var readsAhead: Bool { get }
 
     /// A batch of records is about to be imported, the last one's are done: reads ahead what
-    /// importing the batch will read, the rows with these primary keys (per entity, values as
-    /// ``Value/stored`` gives them) and what the importer reads of them. A row path that holds
-    /// writes may hand the last batch's over. A row path that reads one row at a time ignores it.
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])]) throws(StoreError)
+    /// importing the batch will read, the rows of its records with these primary keys (per
+    /// entity, values as ``Value/stored`` gives them) and what the importer reads of them, and
+    /// the rows its references name (per relationship) with what linking to them reads. A row
+    /// path that holds writes may hand the last batch's over. A row path that reads one row at
+    /// a time ignores it.
+    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError)
+
+    /// The rows `rows` of `entity` are about to be read one at a time (``storedValues(_:row:)``):
+    /// a row path that reads in sets reads them now. A row path that reads one row at a time
+    /// ignores it.
+    func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError)
 
     // MARK: Link table indexes
 

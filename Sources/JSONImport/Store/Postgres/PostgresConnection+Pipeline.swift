@@ -4,10 +4,17 @@ internal import CLibPQ
 struct PostgresStatement {
     var sql: String
     var parameters: [StoredValue]
+    /// Planned each time it runs rather than prepared once: for a statement without parameters
+    /// whose best plan changes as its tables grow within a transaction. The server keeps the
+    /// plan of a prepared statement without parameters for as long as its tables' definitions
+    /// stand, made for the sizes they had at its first run.
+    var isPlannedEachRun = false
 
-    init(_ sql: String, _ parameters: [StoredValue] = []) {
+    init(_ sql: String, _ parameters: [StoredValue] = [], isPlannedEachRun: Bool = false) {
+        precondition(!isPlannedEachRun || parameters.isEmpty, "a statement planned at each run takes no parameters")
         self.sql = sql
         self.parameters = parameters
+        self.isPlannedEachRun = isPlannedEachRun
     }
 }
 
@@ -36,15 +43,17 @@ extension PostgresConnection {
     /// leaves the transaction failed: roll it back, or back to a savepoint taken before the
     /// pipeline, before anything else runs in it.
     ///
-    /// Statements new to the connection are prepared first, one round trip each, once.
-    /// `COPY` and statements separated by semicolons cannot run in a pipeline.
+    /// Statements new to the connection are prepared first, one round trip each, once (but
+    /// those planned at each run). `COPY` and statements separated by semicolons cannot run in
+    /// a pipeline.
     ///
     /// - Throws: ``PostgresPipelineError`` with the index of the first statement that failed.
     func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
-        var prepared: [PreparedStatement] = []
+        var prepared: [PreparedStatement?] = []
         for (index, statement) in statements.enumerated() {
             do {
-                prepared.append(try self.prepared(statement.sql))
+                if statement.isPlannedEachRun { statementLog?.append(statement.sql) }
+                prepared.append(statement.isPlannedEachRun ? nil : try self.prepared(statement.sql))
             } catch {
                 throw PostgresPipelineError(statementIndex: index, error: error)
             }
@@ -54,9 +63,14 @@ extension PostgresConnection {
         }
         defer { PQexitPipelineMode(handle) }
         for (index, (statement, preparedStatement)) in zip(statements, prepared).enumerated() {
-            let values = PostgresParameters(statement.parameters, types: preparedStatement.parameterTypes)
-            let sent = values.withArrays {
-                PQsendQueryPrepared(handle, preparedStatement.name, Int32(values.count), $0, $1, $2, 1)
+            let sent: Int32
+            if let preparedStatement {
+                let values = PostgresParameters(statement.parameters, types: preparedStatement.parameterTypes)
+                sent = values.withArrays {
+                    PQsendQueryPrepared(handle, preparedStatement.name, Int32(values.count), $0, $1, $2, 1)
+                }
+            } else {
+                sent = PQsendQueryParams(handle, statement.sql, 0, nil, nil, nil, nil, 1)
             }
             guard sent == 1 else { throw PostgresPipelineError(statementIndex: index, error: error(nil, sql: statement.sql)) }
         }

@@ -18,7 +18,8 @@ final class PostgresConnection {
     let schema: String
     private var statements: [String: PreparedStatement] = [:]
     private var preparedCount = 0
-    /// When set, the text of every statement sent from then on, each prepared statement once:
+    /// When set, the text of every statement sent from then on, each prepared statement once
+    /// (one planned at each run, each time):
     /// what the tests of distributed entities read (SPEC 6).
     var statementLog: [String]?
 

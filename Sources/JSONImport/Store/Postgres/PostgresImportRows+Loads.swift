@@ -1,6 +1,6 @@
 /// Reading into the cache: one statement per kind of read and table, whatever the number of
-/// rows, so that a batch's reads are a few round trips (``prefetch(_:)``) and a read the
-/// cache misses is one.
+/// rows, so that a batch's reads are a few round trips (``prefetch(_:references:)``) and a
+/// read the cache misses is one.
 extension PostgresImportRows {
     /// A read of rows into the cache: its statement, and what to do with its result.
     struct Load {
@@ -71,9 +71,10 @@ extension PostgresImportRows {
             apply: { [cache] result in for row in result { Self.cacheRow(row, into: rows, cache) } })
     }
 
-    /// Reads the rows with `keys` the cache knows nothing of; those not found are known absent.
+    /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
+    /// known absent.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
-        let unknown = Array(Set(keys.filter { rows.row(forKey: $0) == nil && !rows.absentKeys.contains($0) }))
+        let unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan
         // A key names its tenant: the transaction's tenants are those of the keys it looks up.
@@ -200,8 +201,7 @@ extension PostgresImportRows {
         for link in links {
             guard case .integer(let source) = link[0], case .integer(let target) = link[1], case .integer(let position) = link[2]
             else { continue }
-            lists[source, default: PostgresRowCache.LinkList(isStored: true)].targets.append(target)
-            lists[source]!.positions.append(position)
+            lists[source, default: PostgresRowCache.LinkList(isStored: true)].append(target, at: position)
         }
         for source in sources where table.lists[source] == nil {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))

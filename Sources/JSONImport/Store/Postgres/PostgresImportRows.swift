@@ -1,6 +1,6 @@
 /// The importer's row path on PostgreSQL, set-based: reads come from a cache
-/// (``PostgresRowCache``) that ``beginBatch(_:)`` fills for a whole batch of records in a few
-/// statements, and writes go to the cache, to be handed to the server in sets
+/// (``PostgresRowCache``) that ``beginBatch(_:references:)`` fills for a whole batch of records
+/// in a few statements, and writes go to the cache, to be handed to the server in sets
 /// (``handOver()``: binary `COPY` and one `UPDATE … FROM` per table). Round trips per batch
 /// do not grow with its size.
 ///
@@ -26,7 +26,7 @@ final class PostgresImportRows: ImportRows {
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
-    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:)``).
+    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:references:)``).
     var background: BackgroundHandOver?
     /// The tenants of distributed entities the transaction has named (see
     /// ``PostgresEngine/tenantFilter(_:alias:parameter:)``).
@@ -60,9 +60,14 @@ final class PostgresImportRows: ImportRows {
     /// The cached row with `key`, read from the server when the cache does not know the key.
     private func cachedRow(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> (PostgresRowCache.EntityRows, Int64)? {
         let rows = cache.rows(entity)
+        // A key that is the row id, found without making the cache's form of it.
+        if rows.keyIsRowID, case .integer(let id) = key[0] {
+            if rows.rows[id] != nil { return (rows, id) }
+            if rows.absentIDs.contains(id) { return nil }
+        }
         let stored = cacheKey(key, entity)
         if let id = rows.row(forKey: stored) { return (rows, id) }
-        if rows.absentKeys.contains(stored) { return nil }
+        if rows.isAbsent(stored) { return nil }
         try load(rows, keys: [stored])
         return rows.row(forKey: stored).map { (rows, $0) }
     }
@@ -113,7 +118,7 @@ final class PostgresImportRows: ImportRows {
         if ifAbsent, try cachedRow(entity, key: key) != nil { return nil }
         let rows = cache.rows(entity)
         let id: Int64
-        if entity.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
+        if rows.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
         var row = PostgresRowCache.Row(
             values: entity.attributes.enumerated().map { i, attribute in
                 Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
@@ -220,7 +225,7 @@ final class PostgresImportRows: ImportRows {
             let target = cache.rows(relationship.targetPlan)
             let j = try columnIndex(relationship.targetPlan, column)
             try loadPointing(target, column: j, at: [row])
-            return (target.pointers[j][row] ?? []).sorted()
+            return target.rows(pointingAt: row, column: j)
         case .linkTable(_, true):
             let table = cache.table(relationship)
             try loadLists(table, sources: [row])
@@ -228,7 +233,7 @@ final class PostgresImportRows: ImportRows {
         case .linkTable(_, false):
             let table = cache.table(relationship)
             try loadLinking(table, to: [row], of: relationship.entity)
-            return (table.sourcesByTarget[row] ?? []).sorted()
+            return cache.sources(table, linkingTo: row).sorted()
         }
     }
 
@@ -238,7 +243,7 @@ final class PostgresImportRows: ImportRows {
         let rows = cache.rows(entity)
         let j = try columnIndex(entity, column)
         try loadPointing(rows, column: j, at: [target])
-        let released = (rows.pointers[j][target] ?? []).filter { $0 != row }.sorted()
+        let released = rows.rows(pointingAt: target, column: j).filter { $0 != row }
         for other in released {
             try change(entity, other) { (cached) throws(StoreError) in cached.columns[j] = nil } writingAtOnce: { () throws(StoreError) in
                 try connection.run("UPDATE \(entity.table) SET \(quote(column)) = NULL WHERE \(entity.rowID) = $1", [.integer(other)])
@@ -268,34 +273,22 @@ final class PostgresImportRows: ImportRows {
     func nextPosition(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) -> Int64 {
         let table = cache.table(relationship)
         try loadLists(table, sources: [source])
-        return table.lists[source]!.positions.max().map { $0 + 1 } ?? 0
+        return table.lists[source]!.nextPosition
     }
 
     func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError) {
         try changeList(relationship, source) { list in
-            let index = list.positions.lastIndex { $0 <= position }.map { $0 + 1 } ?? 0
-            list.targets.insert(target, at: index)
-            list.positions.insert(position, at: index)
+            list.insert(target, at: position)
             return 1
         }
     }
 
     func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) {
-        try changeList(relationship, source) { list in
-            defer { list.targets.removeAll(); list.positions.removeAll() }
-            return list.targets.count
-        }
+        try changeList(relationship, source) { list in list.removeAll() }
     }
 
     func deleteLink(_ relationship: RelationshipPlan, source: Int64, target: Int64) throws(StoreError) {
-        try changeList(relationship, source) { list in
-            let kept = list.targets.indices.filter { list.targets[$0] != target }
-            defer {
-                list.positions = kept.map { list.positions[$0] }
-                list.targets = kept.map { list.targets[$0] }
-            }
-            return list.targets.count - kept.count
-        }
+        try changeList(relationship, source) { list in list.remove(target) }
     }
 
     /// Changes the cached links of `source` with `body`, which returns how many links it added
@@ -304,13 +297,8 @@ final class PostgresImportRows: ImportRows {
         _ relationship: RelationshipPlan, _ source: Int64, _ body: (inout PostgresRowCache.LinkList) -> Int
     ) throws(StoreError) {
         let table = cache.table(relationship)
-        try loadLists(table, sources: [source])
-        var list = table.lists[source]!
-        let changed = body(&list)
-        guard changed > 0 else { return }
-        list.isDirty = true
-        cache.setList(table, source, list)
-        changeCount += changed
+        if table.lists[source] == nil { try loadLists(table, sources: [source]) }
+        changeCount += cache.changeList(table, source, body)
     }
 
     // MARK: Link table indexes

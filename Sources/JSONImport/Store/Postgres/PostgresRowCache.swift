@@ -22,15 +22,6 @@ final class PostgresRowCache {
         var insertedAt: Double = 0
     }
 
-    /// The links of one source in a link table, in link order.
-    struct LinkList {
-        var targets: [Int64] = []
-        var positions: [Int64] = []
-        /// The server holds links of this source that a hand-over must remove first.
-        var isStored: Bool
-        var isDirty = false
-    }
-
     final class EntityRows {
         let plan: EntityPlan
         var rows: [Int64: Row] = [:]
@@ -39,9 +30,11 @@ final class PostgresRowCache {
         var keys: [[StoredValue]: Int64] = [:]
         /// The rows that are dirty, so a hand-over finds them without reading every row.
         var dirty: Set<Int64> = []
-        var absentKeys: Set<[StoredValue]> = []
+        /// Keys known to have no row; by row id where the key is the row id.
+        fileprivate(set) var absentKeys: Set<[StoredValue]> = []
+        fileprivate(set) var absentIDs: Set<Int64> = []
         /// Per link column: the cached rows pointing at each row.
-        var pointers: [[Int64: Set<Int64>]]
+        fileprivate(set) var pointers: [[Int64: RowSet]]
         /// Per link column: the rows every row pointing at is cached for.
         var completePointees: [Set<Int64>]
 
@@ -63,10 +56,21 @@ final class PostgresRowCache {
             isOwned || keyIsRowID ? nil : plan.keySlots.map { row.values[$0] }
         }
 
+        /// The cached rows whose link column `j` points at `pointee`, in row id order.
+        func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
+            pointers[j][pointee]?.sorted ?? []
+        }
+
         /// The cached row with primary key `key`.
         func row(forKey key: [StoredValue]) -> Int64? {
             if keyIsRowID, case .integer(let id) = key[0] { return rows[id] == nil ? nil : id }
             return keys[key]
+        }
+
+        /// Whether the key `key` is known to have no row.
+        func isAbsent(_ key: [StoredValue]) -> Bool {
+            if keyIsRowID, case .integer(let id) = key[0] { return absentIDs.contains(id) }
+            return absentKeys.contains(key)
         }
     }
 
@@ -78,8 +82,10 @@ final class PostgresRowCache {
         var lists: [Int64: LinkList] = [:]
         /// The sources whose lists are dirty.
         var dirty: Set<Int64> = []
-        /// The sources of cached lists linking to each target.
-        var sourcesByTarget: [Int64: Set<Int64>] = [:]
+        /// The sources of cached lists linking to each target: made when first asked for (see
+        /// ``PostgresRowCache/sources(_:linkingTo:)``), kept up to date from then on. Most link
+        /// tables are read from their sources' side only, and never need it.
+        fileprivate var sourcesByTarget: [Int64: Set<Int64>]?
         /// Targets every source linking to is cached for.
         var completeTargets: Set<Int64> = []
 
@@ -101,8 +107,9 @@ final class PostgresRowCache {
     /// By entity index, made as entities are first used.
     private(set) var entities: [EntityRows?] = []
     private(set) var tables: [LinkTable] = []
-    /// Link tables by name.
+    /// Link tables by name, and by the link index of the relationships stored in them.
     private var tableIndex: [String: Int] = [:]
+    private var tablesByLink: [Int?] = []
     private var journal: [Undo] = []
     /// Where each open scope's entries begin in the journal.
     private var scopeMarks: [Int] = []
@@ -120,9 +127,16 @@ final class PostgresRowCache {
 
     /// The link table `relationship` is stored in.
     func table(_ relationship: RelationshipPlan) -> LinkTable {
+        let link = relationship.spec.linkIndex
+        if link < tablesByLink.count, let index = tablesByLink[link] { return tables[index] }
         guard case .linkTable(let name, let selfIsSource) = relationship.storage else { preconditionFailure("not a link table") }
-        if let index = tableIndex[name] { return tables[index] }
+        if link >= tablesByLink.count { tablesByLink += Array(repeating: nil, count: link + 1 - tablesByLink.count) }
+        if let index = tableIndex[name] {
+            tablesByLink[link] = index
+            return tables[index]
+        }
         tableIndex[name] = tables.count
+        tablesByLink[link] = tables.count
         let table = LinkTable(name: name, index: tables.count, source: selfIsSource ? relationship.entity : relationship.targetPlan)
         tables.append(table)
         return table
@@ -141,18 +155,21 @@ final class PostgresRowCache {
         // A row's key never changes: only a row coming or going moves in the key index.
         if (old == nil) != (row == nil) {
             size += row == nil ? -1 : 1
-            if let key = (row ?? old).flatMap(entity.key(of:)) { entity.keys[key] = row == nil ? nil : id }
-            if let row, !entity.absentKeys.isEmpty, !entity.isOwned {
-                let key = entity.plan.keySlots.map { row.values[$0] }
-                if entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+            if let key = (row ?? old).flatMap(entity.key(of:)) {
+                entity.keys[key] = row == nil ? nil : id
+                if row != nil, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+            } else if row != nil, entity.keyIsRowID, entity.absentIDs.contains(id) {
+                setAbsent(entity, [.integer(id)], false)
             }
         }
         for j in entity.pointers.indices {
             let was = old?.columns[j] ?? nil
             let now = row?.columns[j] ?? nil
             guard was != now else { continue }
-            if let was { entity.pointers[j][was]?.remove(id) }
-            if let now { entity.pointers[j][now, default: []].insert(id) }
+            if let was, entity.pointers[j][was]?.remove(id) == false { entity.pointers[j][was] = nil }
+            if let now {
+                if entity.pointers[j][now] == nil { entity.pointers[j][now] = .one(id) } else { entity.pointers[j][now]!.insert(id) }
+            }
         }
     }
 
@@ -163,22 +180,50 @@ final class PostgresRowCache {
         setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
     }
 
-    /// Marks the row `id` as handed over: the server's copy is the cache's.
-    func markHandedOver(_ entity: EntityRows, _ id: Int64) {
-        guard var row = entity.rows[id] else { return }
-        if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
+    /// The dirty rows of `entity`, in row id order, as they are before this marks them as handed
+    /// over (the server's copy is the cache's): the rows the server lacks (`inserted`) and those
+    /// it holds an older copy of (`updated`).
+    func takeDirtyRows(_ entity: EntityRows) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
+        var inserted: [(id: Int64, row: Row)] = []
+        var updated: [(id: Int64, row: Row)] = []
+        for id in entity.dirty {
+            // Changed in place: only the row's flags change, so its arrays are shared, not copied.
+            let row = Self.handOver(&entity.rows[id]!)
+            if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
+            if row.isStored { updated.append((id, row)) } else { inserted.append((id, row)) }
+        }
+        entity.dirty.removeAll(keepingCapacity: true)
+        inserted.sort { $0.id < $1.id }
+        updated.sort { $0.id < $1.id }
+        return (inserted, updated)
+    }
+
+    /// Marks `row` as handed over; returns it as it was.
+    private static func handOver(_ row: inout Row) -> Row {
+        let was = row
         row.isStored = true
         row.isDirty = false
         row.insertedAt = 0
-        entity.rows[id] = row
-        entity.dirty.remove(id)
+        return was
+    }
+
+    /// Marks `list` as handed over; returns it as it was.
+    private static func handOver(_ list: inout LinkList) -> LinkList {
+        let was = list
+        list.isStored = !list.targets.isEmpty
+        list.isDirty = false
+        return was
     }
 
     func setAbsent(_ entity: EntityRows, _ key: [StoredValue], _ isAbsent: Bool) {
-        let was = entity.absentKeys.contains(key)
+        let was = entity.isAbsent(key)
         guard was != isAbsent else { return }
         if hasOpenScope { journal.append(.absentKey(entity: entity.plan.index, key: key, wasAbsent: was)) }
-        if isAbsent { entity.absentKeys.insert(key) } else { entity.absentKeys.remove(key) }
+        if entity.keyIsRowID, case .integer(let id) = key[0] {
+            if isAbsent { entity.absentIDs.insert(id) } else { entity.absentIDs.remove(id) }
+        } else {
+            if isAbsent { entity.absentKeys.insert(key) } else { entity.absentKeys.remove(key) }
+        }
     }
 
     func markComplete(_ entity: EntityRows, column: Int, pointee: Int64) {
@@ -192,28 +237,58 @@ final class PostgresRowCache {
     func setList(_ table: LinkTable, _ source: Int64, _ list: LinkList?) {
         let old = table.lists[source]
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
-        if let old {
-            for target in old.targets { table.sourcesByTarget[target]?.remove(source) }
-        } else {
-            size += 1
-        }
+        size += (list == nil ? 0 : 1) - (old == nil ? 0 : 1)
         table.lists[source] = list
         if list?.isDirty == true { table.dirty.insert(source) } else if old?.isDirty == true { table.dirty.remove(source) }
-        if let list {
-            for target in list.targets { table.sourcesByTarget[target, default: []].insert(source) }
-        } else if old != nil {
-            size -= 1
-        }
+        if table.sourcesByTarget != nil { moveTargets(table, source, from: old?.targets ?? [], to: list?.targets ?? []) }
     }
 
-    /// Marks the links of `source` as handed over.
-    func markHandedOver(_ table: LinkTable, _ source: Int64) {
-        guard var list = table.lists[source] else { return }
-        if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
-        list.isStored = !list.targets.isEmpty
-        list.isDirty = false
-        table.lists[source] = list
-        table.dirty.remove(source)
+    /// Changes the cached links of `source` in place with `body`, which returns how many links
+    /// it added or removed; a change marks the list dirty. Returns what `body` returned.
+    func changeList(_ table: LinkTable, _ source: Int64, _ body: (inout LinkList) -> Int) -> Int {
+        // A copy of the list, which makes `body` copy its arrays, only where the old links are
+        // wanted: for the journal, or to move the targets' index.
+        let old = hasOpenScope || table.sourcesByTarget != nil ? table.lists[source] : nil
+        let changed = body(&table.lists[source]!)
+        guard changed != 0 else { return 0 }
+        table.lists[source]!.isDirty = true
+        table.dirty.insert(source)
+        if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
+        if table.sourcesByTarget != nil { moveTargets(table, source, from: old!.targets, to: table.lists[source]!.targets) }
+        return changed
+    }
+
+    /// The sources of cached lists linking to `target`.
+    func sources(_ table: LinkTable, linkingTo target: Int64) -> Set<Int64> {
+        if table.sourcesByTarget == nil {
+            var index: [Int64: Set<Int64>] = [:]
+            for (source, list) in table.lists {
+                for target in list.targets { index[target, default: []].insert(source) }
+            }
+            table.sourcesByTarget = index
+        }
+        return table.sourcesByTarget![target] ?? []
+    }
+
+    /// Keeps the targets' index of `table` as the links of `source` go from `old` to `new`.
+    private func moveTargets(_ table: LinkTable, _ source: Int64, from old: [Int64], to new: [Int64]) {
+        for target in old { table.sourcesByTarget![target]?.remove(source) }
+        for target in new { table.sourcesByTarget![target, default: []].insert(source) }
+    }
+
+    /// The dirty lists of `table`, in source order, as they are before this marks them as
+    /// handed over.
+    func takeDirtyLists(_ table: LinkTable) -> [(source: Int64, list: LinkList)] {
+        var taken: [(source: Int64, list: LinkList)] = []
+        taken.reserveCapacity(table.dirty.count)
+        for source in table.dirty {
+            let list = Self.handOver(&table.lists[source]!)
+            if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
+            taken.append((source, list))
+        }
+        table.dirty.removeAll(keepingCapacity: true)
+        taken.sort { $0.source < $1.source }
+        return taken
     }
 
     func markComplete(_ table: LinkTable, target: Int64) {
@@ -258,6 +333,7 @@ final class PostgresRowCache {
         entities.removeAll()
         tables.removeAll()
         tableIndex.removeAll()
+        tablesByLink.removeAll()
         journal.removeAll()
         size = 0
     }
