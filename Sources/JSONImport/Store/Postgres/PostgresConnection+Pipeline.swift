@@ -4,10 +4,11 @@ internal import CLibPQ
 struct PostgresStatement {
     var sql: String
     var parameters: [StoredValue]
-    /// Planned each time it runs rather than prepared once: for a statement without parameters
-    /// whose best plan changes as its tables grow within a transaction. The server keeps the
-    /// plan of a prepared statement without parameters for as long as its tables' definitions
-    /// stand, made for the sizes they had at its first run.
+    /// Planned each time it runs rather than prepared once, for a statement without
+    /// parameters: one whose best plan changes as its tables grow within a transaction (the
+    /// server keeps the plan of a prepared statement without parameters for as long as its
+    /// tables' definitions stand, made for the sizes they had at its first run), or one on a
+    /// table an earlier statement of the pipeline creates.
     var isPlannedEachRun = false
 
     init(_ sql: String, _ parameters: [StoredValue] = [], isPlannedEachRun: Bool = false) {

@@ -244,13 +244,14 @@ extension PostgresImportRows {
 
         var handOver = HandOver()
         var first: [PostgresStatement] = []
-        for (entity, _) in updates {
+        for (entity, rows) in updates {
             let stage = quote(Self.stageName(entity))
             first.append(PostgresStatement(
                 "CREATE TEMPORARY TABLE IF NOT EXISTS \(stage) ("
                     + stageColumns(entity).map { "\(quote($0.name)) \($0.type.rawValue)" }.joined(separator: ", ")
                     + ") ON COMMIT DROP"))
-            first.append(PostgresStatement("TRUNCATE \(stage)"))
+            first.append(stageEmptying(entity))
+            stagedRows[entity.index]!.count += rows.count
         }
         for (table, taken) in lists {
             let stored = taken.filter(\.list.isStored).map(\.source)
@@ -292,6 +293,26 @@ extension PostgresImportRows {
     private static let linkColumns = [
         PostgresCopyColumn("source", .int8), PostgresCopyColumn("target", .int8), PostgresCopyColumn("position", .int8),
     ]
+
+    /// Rows a staging table holds, deleted ones included, past which it is truncated rather
+    /// than emptied with `DELETE`. Truncating costs file operations each time; deleted rows
+    /// stay in the table to the end of the transaction and slow its scans.
+    static let stagedRowsTruncated = 20_000
+
+    /// The statement emptying the staging table of `entity` before a hand-over stages rows in
+    /// it; counts them out of ``stagedRows`` when it truncates the table.
+    private func stageEmptying(_ entity: EntityPlan) -> PostgresStatement {
+        let transaction = engine.transactionNumber
+        let held = stagedRows[entity.index].flatMap { $0.transaction == transaction ? $0.count : nil } ?? 0
+        let stage = quote(Self.stageName(entity))
+        if held > Self.stagedRowsTruncated {
+            stagedRows[entity.index] = (transaction, 0)
+            return PostgresStatement("TRUNCATE \(stage)")
+        }
+        stagedRows[entity.index] = (transaction, held)
+        // Not prepared ahead: the table may not exist before the pipeline's first statement.
+        return PostgresStatement("DELETE FROM \(stage)", isPlannedEachRun: true)
+    }
 
     /// Runs the steps of `handOver` on the connection.
     func send(_ handOver: HandOver) throws(StoreError) {

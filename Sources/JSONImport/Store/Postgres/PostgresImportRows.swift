@@ -20,6 +20,9 @@ final class PostgresImportRows: ImportRows {
     let cache = PostgresRowCache()
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
+    /// Per entity (by index): the rows its staging table holds, live or deleted, in the
+    /// transaction (by number) that staged them (see ``stageEmptying(_:)``).
+    var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
     private(set) var changeCount = 0
     /// `changeCount` when writes last went to the server in the background.
     var changesHandedOver = 0

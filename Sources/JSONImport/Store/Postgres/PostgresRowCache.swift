@@ -2,7 +2,8 @@
 /// link lists it read or wrote, and the writes it has not handed to the server yet. The cache
 /// is the truth for everything it holds; the server is behind it by the writes held.
 ///
-/// Every change goes through ``setRow(_:_:_:)``, ``setList(_:_:_:)`` and the few marks below,
+/// Every change goes through ``setRow(_:_:_:)``, ``setList(_:_:_:)``, ``changeList(_:_:_:)``,
+/// the hand-over's ``takeDirtyRows(_:)`` and ``takeDirtyLists(_:)`` and the few marks below,
 /// which keep the indexes (rows by key, rows by the row they point at, sources by target) and,
 /// while a scope of the importer is open (a record under `onError: skip`), an undo journal:
 /// undoing a record restores the cache exactly as it was when the record began.
