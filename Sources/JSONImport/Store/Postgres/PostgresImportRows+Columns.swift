@@ -1,0 +1,97 @@
+/// The columns the row path copies rows with, and the statements that merge staged rows into
+/// the tables (see ``PostgresImportRows/takeHandOver()``).
+extension PostgresImportRows {
+    static func columnType(_ type: AttributeType) -> PostgresColumnType {
+        switch type {
+        case .scalar(.int): return .int8
+        case .scalar(.double): return .float8
+        case .scalar(.bool): return .bool
+        case .scalar(.date): return .timestamptz
+        case .scalar(.uuid): return .uuid
+        default: return .text
+        }
+    }
+
+    /// The staging table of `entity`'s changed rows, one per transaction.
+    static func stageName(_ entity: EntityPlan) -> String { "_jsonimport_stage_" + entity.spec.table }
+
+    /// The columns a new row is written with: its row id (unless it is the key), attributes,
+    /// link columns, bookkeeping timestamps and stub mark.
+    func insertColumns(_ entity: EntityPlan) -> [PostgresCopyColumn] {
+        var columns = stageColumns(entity)
+        if entity.spec.hasTimestamps {
+            columns.insert(contentsOf: ["_created_at", "_updated_at", "_seen_at"].map { PostgresCopyColumn($0, .timestamptz) },
+                at: columns.count - (entity.spec.isOwned ? 0 : 1))
+        }
+        return columns
+    }
+
+    func insertValues(_ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row) -> [StoredValue] {
+        var values: [StoredValue] = []
+        forEachField(entity, id: id, row, timestamps: true) { values.append($0) }
+        return values
+    }
+
+    /// The `INSERT` of one new row, with the values of `insertValues`.
+    func insertSQL(_ entity: EntityPlan) -> String {
+        let columns = insertColumns(entity)
+        return "INSERT INTO \(entity.table) (\(columns.map { quote($0.name) }.joined(separator: ", "))) VALUES ("
+            + columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
+    }
+
+    /// The columns a changed row is staged with: row id (unless it is the key), attributes,
+    /// link columns and stub mark.
+    func stageColumns(_ entity: EntityPlan) -> [PostgresCopyColumn] {
+        var columns: [PostgresCopyColumn] = entity.keyIsRowID ? [] : [PostgresCopyColumn("_id", .int8)]
+        columns += entity.spec.attributes.map { PostgresCopyColumn($0.name, Self.columnType($0.type)) }
+        columns += entity.selfColumns.map { PostgresCopyColumn(entity.relationships[$0].columnName!, .int8) }
+        if !entity.spec.isOwned { columns.append(PostgresCopyColumn("_stub", .bool)) }
+        return columns
+    }
+
+    /// Calls `body` with the value of each column of row `id` in turn: those of
+    /// ``stageColumns(_:)``, or with `timestamps`, of ``insertColumns(_:)``.
+    func forEachField<E: Error>(
+        _ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row, timestamps: Bool, _ body: (StoredValue) throws(E) -> Void
+    ) throws(E) {
+        if !entity.keyIsRowID { try body(.integer(id)) }
+        for value in row.values { try body(value) }
+        for column in row.columns { try body(column.map(StoredValue.integer) ?? .null) }
+        if timestamps && entity.spec.hasTimestamps {
+            for _ in 0..<3 { try body(.real(row.insertedAt)) }
+        }
+        if !entity.spec.isOwned { try body(.integer(row.isStub ? 1 : 0)) }
+    }
+
+    /// Per unique link column of `entity`: the `UPDATE` clearing it in the staged rows that
+    /// change it.
+    func releaseSQL(_ entity: EntityPlan) -> [String] {
+        let stage = quote(Self.stageName(entity))
+        return entity.selfColumns.compactMap { r in
+            guard case .selfColumn(let name, true) = entity.relationships[r].storage else { return nil }
+            let column = quote(name)
+            return "UPDATE \(entity.table) AS t SET \(column) = NULL FROM \(stage) AS s "
+                + "WHERE \(stagedRows(entity)) AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"
+        }
+    }
+
+    /// The `UPDATE` writing the staged rows of `entity` over the table's.
+    func mergeSQL(_ entity: EntityPlan) -> String {
+        // A row's tenant never changes: Citus refuses to update a distribution column.
+        let keys = Set(entity.keySlots.map { entity.spec.attributes[$0].name } + [entity.spec.tenantAttribute].compactMap { $0 })
+        let sets = stageColumns(entity).map(\.name).filter { !keys.contains($0) && $0 != "_id" }
+        let stage = quote(Self.stageName(entity))
+        return "UPDATE \(entity.table) AS t SET " + sets.map { "\(quote($0)) = s.\(quote($0))" }.joined(separator: ", ")
+            + " FROM \(stage) AS s WHERE \(stagedRows(entity))"
+    }
+
+    /// The condition pairing the rows of `entity` (alias `t`) with the staged ones (`s`). The
+    /// table's rows are found by their ids in the stage, through the primary key's index: the
+    /// server, whose statistics do not know the rows the transaction wrote, would otherwise
+    /// read the whole table to pair a few hundred rows (and does, once it holds a few
+    /// thousand).
+    func stagedRows(_ entity: EntityPlan) -> String {
+        "t.\(entity.rowID) = s.\(entity.rowID) AND t.\(entity.rowID) = ANY(ARRAY(SELECT \(entity.rowID) FROM \(quote(Self.stageName(entity)))))"
+            + PostgresEngine.tenantJoin(entity.spec, "t", "s")
+    }
+}
