@@ -137,7 +137,7 @@ struct ImportRun {
             try rethrowStoreFailure(error)
             let issue = ImportIssue(
                 file: source.name, record: record.index, path: error.path.rendered(after: record.path),
-                message: error.message, line: record.line)
+                message: message(of: error, in: record), line: record.line)
             guard isSkipping else {
                 var report = ImportReport(entity: entity.spec.name)
                 report.errors = [issue]
