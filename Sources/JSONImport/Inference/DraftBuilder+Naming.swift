@@ -63,8 +63,8 @@ extension DraftBuilder {
         }
     }
 
-    /// The styles in the order they are preferred when several fit equally: `asIs` needs no
-    /// line of its own.
+    /// The styles in the order the file's default prefers them when several fit equally: `asIs`
+    /// needs no line of its own.
     static let keyStyles: [KeyStyle] = [.asIs, .snakeCase, .camelCase, .kebabCase]
 
     /// Picks the file's `keyStyle`, the one that fits the most entities (an entity fits the
@@ -78,8 +78,9 @@ extension DraftBuilder {
             let score = (fitting.filter { $0.contains(style) }.count, entities.map { Self.keysGiven(by: style, in: $0) }.reduce(0, +))
             if score > most { (keyStyle, most) = (style, score) }
         }
+        // An entity's own style names what its keys look like: camelCase rather than asIs.
         for index in entities.indices where !fitting[index].contains(keyStyle) {
-            entities[index].keyStyle = fitting[index].first
+            entities[index].keyStyle = [KeyStyle.camelCase, .snakeCase, .kebabCase, .asIs].first(where: fitting[index].contains)
         }
     }
 

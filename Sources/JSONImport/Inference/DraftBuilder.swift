@@ -41,15 +41,10 @@ struct DraftBuilder {
         for index in entities.indices {
             var entity = entities[index]
             var fieldIndex: [String: Int] = [:]
-            var weights: [String: Int] = [:]
-            var nameOrder: [String] = []
             for shape in entity.shapes {
                 let value = shapes[shape]
                 entity.count += value.count
-                entity.isOverfull = entity.isOverfull || value.isOverfull
-                let name = value.parent == nil ? rootEntity : DraftNames.entityName(for: value.key, isList: value.isListElement)
-                if weights[name] == nil { nameOrder.append(name) }
-                weights[name, default: 0] += value.count
+                entity.isMap = entity.isMap || value.isMap
                 // An empty key cannot be written as a key path.
                 for field in value.fields where !field.key.isEmpty {
                     let position = fieldIndex[field.key] ?? entity.fields.count
@@ -62,9 +57,9 @@ struct DraftBuilder {
                     entity.fields[position].elementEntity = entity.fields[position].elementEntity ?? self.entity(holding: field.elementShape)
                 }
             }
-            // The name most objects were met under; the first of equals.
-            let most = weights.values.max()
-            entity.suggestedName = nameOrder.first { weights[$0] == most }!
+            // The name of the key the objects were first met under.
+            let first = shapes[entity.shapes[0]]
+            entity.suggestedName = first.parent == nil ? rootEntity : DraftNames.entityName(for: first.key, isList: first.isListElement)
             entities[index] = entity
         }
     }
@@ -88,7 +83,7 @@ struct DraftBuilder {
     /// or a key that is no relationship (so it gets an attribute), and is not a map.
     private func isEntity(_ index: Int) -> Bool {
         let entity = entities[index]
-        guard !entity.isOverfull else { return false }
+        guard !entity.isMap else { return false }
         return entity.isKeyed || entity.fields.contains { !$0.values.structure.holdsRecords }
     }
 
@@ -131,8 +126,8 @@ struct DraftBuilder {
     private func relationship(_ kind: RelationshipSpec.Kind, to target: Int?, references: ScalarKinds?) -> DraftField.Role {
         guard let target else { return .attribute(InferredScalar(type: .json)) }
         guard isEntity(target) else {
-            let note = entities[target].isOverfull
-                ? "objects with more than \(ObjectShape.maximumFields) keys: a map"
+            let note = entities[target].isMap
+                ? "a map: keys that are data (most start with a digit, or more than \(ObjectShape.maximumFields))"
                 : "objects with no key and nothing but objects in them"
             return .attribute(InferredScalar(type: .json, note: note))
         }

@@ -8,12 +8,12 @@ struct DraftEntity {
     var fields: [DraftField] = []
     /// The field that is the primary key, if one qualifies.
     var keyField: Int?
-    /// The name its keys suggest, before names are made unique.
+    /// The name of the key its objects were first met under, before names are made unique.
     var suggestedName = ""
     /// The entity name in the draft.
     var name = ""
-    /// The shapes held more keys than a record has: the objects are maps, kept as JSON.
-    var isOverfull = false
+    /// The objects are maps keyed by data (see ``ObjectShape/isMap``), kept as JSON.
+    var isMap = false
     /// `Parent.property` for each relationship that reaches the entity.
     var places: [String] = []
     /// The entity's own `keyStyle`, when the file's default does not fit its keys.

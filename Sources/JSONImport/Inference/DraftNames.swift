@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a draft mapping names what it finds: properties after their JSON keys in lowerCamelCase,
 /// entities after the key they sit under in UpperCamelCase, singular for the elements of lists.
 ///
@@ -11,12 +13,14 @@ enum DraftNames {
     /// the identifier lengths stores allow.
     static let maximumLength = 48
 
-    /// The words of a JSON key: split at every character that is not an ASCII letter or digit,
-    /// then at case changes as ``KeyStyle`` splits names (`htmlURL` → `html`, `URL`).
+    /// The words of a JSON key, its accents dropped: split at every character that is not an
+    /// ASCII letter or digit, then at case changes as ``KeyStyle`` splits names (`htmlURL` →
+    /// `html`, `URL`).
     static func words(of key: String) -> [String] {
         var chunks: [String] = []
         var current = ""
-        for scalar in key.unicodeScalars {
+        // `naïve` → `naive`: accents go, so the letters they sit on stay in their word.
+        for scalar in key.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil).unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 current.unicodeScalars.append(scalar)
             } else if !current.isEmpty {

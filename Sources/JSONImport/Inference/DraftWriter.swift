@@ -23,7 +23,8 @@ struct DraftWriter {
     }
 
     private var header: [String] {
-        let shown = sources.count <= 3 ? sources.map(Self.quotedForComment).joined(separator: ", ") : "\(sources.count) files"
+        let names = sources.map { $0 == "-" ? "standard input" : Self.quotedForComment($0) }
+        let shown = sources.count <= 3 ? names.joined(separator: ", ") : "\(sources.count) files"
         let records = entities[0].count
         return [
             "# Draft mapping for \(entities[0].name), inferred from \(shown): \(records) record\(records == 1 ? "" : "s").",

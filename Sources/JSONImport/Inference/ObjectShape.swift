@@ -31,6 +31,14 @@ struct ObjectShape: Sendable {
         self.parent = parent
     }
 
+    /// The objects are maps keyed by data rather than records: more than ``maximumFields``
+    /// distinct keys, or most keys starting with a digit (dates, ids, versions).
+    var isMap: Bool {
+        guard !isOverfull else { return true }
+        let numbered = fields.filter { $0.keyBytes.first.map { (48...57).contains($0) } ?? false }.count
+        return fields.count >= 2 && numbered * 2 > fields.count
+    }
+
     /// Every key, for comparing shapes.
     var keys: Set<String> { Set(fields.map(\.key)) }
 }

@@ -60,7 +60,7 @@ struct ShapeClusters {
         isIncluded[0] = true
         while let shape = pending.popLast() {
             included.append(shape)
-            guard !shapes[shape].isOverfull else { continue }
+            guard !shapes[shape].isMap else { continue }
             for field in shapes[shape].fields where field.values.structure.holdsRecords {
                 for child in [field.objectShape, field.elementShape].compactMap({ $0 }) where !isIncluded[child] {
                     isIncluded[child] = true
@@ -87,7 +87,7 @@ struct ShapeClusters {
 
     private mutating func clusterByName(rootEntity: String) {
         var groups: [String: [(representative: Int, signature: Signature)]] = [:]
-        for shape in included where !shapes[shape].isOverfull {
+        for shape in included where !shapes[shape].isMap {
             let signature = signature(of: shape, rootEntity: rootEntity)
             var group = groups[signature.name, default: []]
             if let index = group.firstIndex(where: { $0.signature.idKey == signature.idKey && Self.areClose($0.signature.keys, signature.keys) }) {
@@ -123,7 +123,7 @@ struct ShapeClusters {
         while changed {
             changed = false
             var firstChild: [Int: [String: (object: Int?, element: Int?)]] = [:]
-            for shape in included where !shapes[shape].isOverfull {
+            for shape in included where !shapes[shape].isMap {
                 let representative = cluster(of: shape)
                 for field in shapes[shape].fields where field.values.structure.holdsRecords {
                     var children = firstChild[representative, default: [:]][field.key] ?? (nil, nil)
