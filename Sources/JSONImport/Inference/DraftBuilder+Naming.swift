@@ -2,8 +2,8 @@
 /// into the JSON keys.
 extension DraftBuilder {
     /// Gives every entity a unique name: the root the name asked for, every other entity the
-    /// name most of its objects were met under. A name taken already (names compare ignoring
-    /// case, as tables do) gets the name of the entity it was met in first before it
+    /// name of the key its objects were first met under. A name taken already (names compare
+    /// ignoring case, as tables do) gets the name of the entity it was met in first before it
     /// (`RepoOwner`), then a number.
     mutating func nameEntities() {
         var entityOfShape: [Int: Int] = [:]
@@ -16,16 +16,22 @@ extension DraftBuilder {
             if taken.contains(name.lowercased()), let parent = parentEntity(of: index, entityOfShape) {
                 name = String((entities[parent].name + name).prefix(DraftNames.maximumLength))
             }
-            let base = name
-            var number = 2
-            while taken.contains(name.lowercased()) {
-                let suffix = String(number)
-                name = String(base.prefix(DraftNames.maximumLength - suffix.count)) + suffix
-                number += 1
-            }
-            taken.insert(name.lowercased())
-            entities[index].name = name
+            entities[index].name = Self.claim(name, in: &taken)
         }
+    }
+
+    /// `base`, or `base` followed by the first number from 2 that makes it a name not in
+    /// `taken` (ignoring case), kept within ``DraftNames/maximumLength``; added to `taken`.
+    private static func claim(_ base: String, in taken: inout Set<String>) -> String {
+        var name = base
+        var number = 2
+        while taken.contains(name.lowercased()) {
+            let suffix = String(number)
+            name = String(base.prefix(DraftNames.maximumLength - suffix.count)) + suffix
+            number += 1
+        }
+        taken.insert(name.lowercased())
+        return name
     }
 
     /// The entity, named already, whose objects held the first objects of `index`.
@@ -43,15 +49,7 @@ extension DraftBuilder {
             var taken: Set<String> = []
             for position in entities[index].fields.indices {
                 let base = DraftNames.propertyName(for: entities[index].fields[position].key)
-                var name = base
-                var number = 2
-                while taken.contains(name.lowercased()) {
-                    let suffix = String(number)
-                    name = String(base.prefix(DraftNames.maximumLength - suffix.count)) + suffix
-                    number += 1
-                }
-                taken.insert(name.lowercased())
-                entities[index].fields[position].property = name
+                entities[index].fields[position].property = Self.claim(base, in: &taken)
             }
         }
         for entity in entities {
