@@ -228,7 +228,9 @@ final class Importer {
             case .null: columns[j] = nil
             case .value(let target):
                 path.append(.key(relationship.pathLabel))
-                columns[j] = try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row
+                // An object of a union that routes to a sibling relationship leaves this one empty.
+                columns[j] = try routesHere(target, relationship)
+                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil
                 path.removeLast()
             }
         }
@@ -259,7 +261,9 @@ final class Importer {
                 try setLinks(relationship, of: entity, row: row, isNew: isNew, to: nil)
             case .value(let value):
                 path.append(.key(relationship.pathLabel))
-                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: value)
+                var routed = true
+                if relationship.spec.kind == .one { routed = try routesHere(value, relationship) }
+                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: routed ? value : nil)
                 path.removeLast()
             }
         }

@@ -1,10 +1,10 @@
 /// Reading a file's top level and its entities (SPEC 1, 1.1).
 extension MappingLoader {
-    static let topLevelKeys = ["version", "defaults", "entities"]
+    static let topLevelKeys = ["version", "defaults", "entities", "documents"]
     static let defaultsKeys = ["keyStyle"]
     static let entityKeys = [
         "primaryKey", "attributes", "relationships", "keyStyle", "root", "table", "cleanup", "timestamps",
-        "distribution",
+        "distribution", "oneOf",
     ]
 
     static let keyStyles = KeyStyle.allCases.map { ($0.rawValue, $0) }
@@ -30,8 +30,14 @@ extension MappingLoader {
         {
             keyStyle = option(node, for: "keyStyle", Self.keyStyles) ?? .asIs
         }
+        if let documents = top["documents"] {
+            for pair in pairs(documents, place: "for 'documents'") ?? [] {
+                guard let name = pair.key.scalar?.value else { continue }
+                readDocument(name, key: pair.key, body: pair.value)
+            }
+        }
         guard let entities = top["entities"] else {
-            report(.missingKey, "missing top-level key 'entities'", at: location(of: root))
+            if top["documents"] == nil { report(.missingKey, "missing top-level key 'entities'", at: location(of: root)) }
             return
         }
         for pair in pairs(entities, place: "for 'entities'") ?? [] {
@@ -46,6 +52,10 @@ extension MappingLoader {
         let place = "in entity '\(name)'"
         guard let fields = fields(body, allowed: Self.entityKeys, place: place) else {
             drafts.append(entity)
+            return
+        }
+        if let node = fields["oneOf"] {
+            readUnion(name, at: entity.location, oneOf: node, fields: fields)
             return
         }
         let keyStyle = fields["keyStyle"].flatMap { option($0, for: "keyStyle", Self.keyStyles) } ?? fileStyle
