@@ -28,7 +28,13 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func value(_ index: Int) -> StoredValue { page.values[start + index] }
 
     private func linkedRows(_ relationship: Int) throws -> ArraySlice<Int64> {
-        try context.linkedRows(relationship, of: entity, row: decoder.row, path: decoder.path)
+        if let union = entity.relationships[relationship].union {
+            // Its links reach rows of several entities, which no one Swift type decodes.
+            throw DecodingError.typeMismatch(Any.self, .init(
+                codingPath: codingPath, debugDescription: "'\(entity.spec.relationships[relationship].name)' links to union \(union.spec.name): "
+                    + "leave it out of the type, and read it as records (mapper.query(\"\(entity.spec.name)\").records()), which give {\"entity\", \"key\"}"))
+        }
+        return try context.linkedRows(relationship, of: entity, row: decoder.row, path: decoder.path)
     }
 
     private func attributeDecoder(_ index: Int, _ key: Key) -> StoredValueDecoder {
