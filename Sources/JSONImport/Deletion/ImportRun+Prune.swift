@@ -15,6 +15,11 @@ extension ImportRun {
         deleter.readsKeys = options.explain || store.writeState.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
+        if !importer.tombstoned.isEmpty {
+            let outcome = try deleteTombstoned(deleter, importer)
+            deletions += outcome.deletions
+            if outcome.deleted > 0 { mayHaveOrphans = true }
+        }
         if options.prune {
             try deleter.reset()
             for entity in pruning {
@@ -29,6 +34,17 @@ extension ImportRun {
         return deletions
     }
 
+    /// Deletes the rows tombstones named (SPEC 2.2 step 0), with their `onDelete` rules.
+    private func deleteTombstoned(_ deleter: Deleter, _ importer: Importer) throws -> Deleter.Outcome {
+        try deleter.reset()
+        for (index, rows) in importer.tombstoned.sorted(by: { $0.key < $1.key }) where !rows.isEmpty {
+            try deleter.engine.resetKept()
+            try deleter.engine.keep(rows: rows.sorted())
+            try deleter.mark(store.plan.entities[index], .kept)
+        }
+        return try deleter.apply(.tombstone, tracker: importer.tracker)
+    }
+
     /// Marks the rows of root entity `entity` that this import neither contained a record for
     /// (at any depth) nor created, except those whose key is in a skipped record. A distributed
     /// root entity is pruned in the tenants its root records name only (SPEC 6).
@@ -41,6 +57,8 @@ extension ImportRun {
         for key in skippedKeys where !entity.spec.isOwned {
             try engine.keep(entity, key: key)
         }
+        // A stale record names its row, which stays as it is.
+        if let rows = importer.staleRows[entity.index] { try engine.keep(rows: rows.sorted()) }
         let tenants = entity.tenantSlot.map { _ in importer.rootTenants.sorted { $0.shown < $1.shown } }
         try deleter.mark(entity, .notKept(tenants: tenants))
     }

@@ -14,6 +14,12 @@ final class EntityPlan {
     let referenceKeySlots: [Int]
     /// Attribute position of a distributed entity's tenant.
     let tenantSlot: Int?
+    /// Tombstone rules with their key paths as UTF-8 (`deleteWhen`).
+    let tombstones: [(path: [[UInt8]], value: LiteralValue)]
+    /// Attribute position of the `version` attribute.
+    let versionSlot: Int?
+    /// Whether a record goes through step 0 (SPEC 2.2): tombstone rules or a version.
+    var hasSyncRules: Bool { !tombstones.isEmpty || versionSlot != nil }
     let attributes: [AttributePlan]
     /// Relationships in declaration order; `selfColumnRelationships` index into it.
     @exclusivity(unchecked) var relationships: [RelationshipPlan] = []
@@ -52,6 +58,8 @@ final class EntityPlan {
         self.keySlots = spec.primaryKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.referenceKeySlots = spec.referenceKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.tombstones = spec.tombstones.map { ($0.key.segments.map { Array($0.utf8) }, $0.value) }
+        self.versionSlot = spec.versionAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
     }
 }
 

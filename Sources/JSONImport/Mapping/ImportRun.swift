@@ -144,7 +144,7 @@ struct ImportRun {
         let isSkipping = options.onError == .skip
         do {
             let entity = try root.entity ?? importer.plan.entities[importer.routedEntity(record.value, root.union!)]
-            let outcome: Importer.Outcome
+            let outcome: Importer.Outcome?
             if isSkipping {
                 // A savepoint, so that a record left out leaves nothing behind in the store.
                 importer.beginRecord()
@@ -153,6 +153,8 @@ struct ImportRun {
             } else {
                 outcome = try importer.importRecord(record.value, entity)
             }
+            // A tombstone has no row to read back.
+            guard let outcome else { return nil }
             if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
             if keepsRootRows { importer.rootRows.append(outcome.row) }
             try importer.spillIfNeeded()
@@ -233,5 +235,6 @@ struct ImportRun {
     private func fill(_ report: inout ImportReport, from importer: Importer) {
         report.addCounts(from: importer.tracker, plan: store.plan)
         report.skippedLinks = importer.skippedLinks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        report.staleRecords = importer.staleRecords.sorted { $0.key < $1.key }.map { (store.plan.entities[$0.key].spec.name, $0.value) }
     }
 }

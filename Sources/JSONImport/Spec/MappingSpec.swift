@@ -89,6 +89,11 @@ public struct EntitySpec: Sendable, Hashable {
     /// distributed entity, ``primaryKey`` without the tenant attribute the store puts first in it
     /// (a reference takes the tenant of the record it is in).
     public let referenceKey: [String]
+    /// Tombstone rules (`deleteWhen`): a record matching any of them deletes its row.
+    public let tombstones: [Tombstone]
+    /// The attribute (`int` or `date`) that orders versions of a record (`version`): a record
+    /// whose value is lower than the stored row's is stale and changes nothing.
+    public let versionAttribute: String?
     /// Where the entity's name is written in its mapping file.
     public let location: SourceLocation
 
@@ -96,8 +101,10 @@ public struct EntitySpec: Sendable, Hashable {
         name: String, table: String, primaryKey: [String], attributes: [AttributeSpec],
         relationships: [RelationshipSpec], root: JSONKeyPath?, cleanup: CleanupPolicy,
         hasTimestamps: Bool, distribution: Distribution? = nil, referenceKey: [String]? = nil,
-        location: SourceLocation
+        tombstones: [Tombstone] = [], versionAttribute: String? = nil, location: SourceLocation
     ) {
+        self.tombstones = tombstones
+        self.versionAttribute = versionAttribute
         self.name = name
         self.table = table
         self.primaryKey = primaryKey

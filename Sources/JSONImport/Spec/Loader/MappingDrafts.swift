@@ -15,6 +15,10 @@ struct EntityDraft {
     var cleanup: CleanupPolicy?
     var hasTimestamps = true
     var distribution: DistributionDraft?
+    var tombstones: [Tombstone] = []
+    /// The `deleteWhen` key, for problems with it.
+    var tombstonesLocation: SourceLocation?
+    var version: (name: String, location: SourceLocation)?
 
     init(name: String, location: SourceLocation) {
         self.name = name

@@ -280,6 +280,7 @@ extension MappingLoader {
             name: draft.name, table: draft.table, primaryKey: primaryKey,
             attributes: draft.attributes.map(\.spec), relationships: relationships, root: draft.root,
             cleanup: draft.cleanup ?? (draft.isOwned ? .orphans : .none), hasTimestamps: draft.hasTimestamps,
-            distribution: distribution, referenceKey: declaredKey, location: draft.location)
+            distribution: distribution, referenceKey: declaredKey, tombstones: draft.tombstones,
+            versionAttribute: draft.version?.name, location: draft.location)
     }
 }
