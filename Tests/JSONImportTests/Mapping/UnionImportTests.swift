@@ -142,6 +142,47 @@ import Testing
         #expect(again.changes.allSatisfy { $0.counts.inserted == 0 && $0.counts.updated == 0 })
     }
 
+    /// What an app declares for the union: an enum told apart by the discriminator, as for the
+    /// API's JSON.
+    enum Actor: Decodable, Equatable {
+        case user(id: Int, login: String)
+        case bot(id: Int)
+        case org(id: Int)
+
+        private enum Keys: String, CodingKey { case type, id, login }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            switch try container.decode(String.self, forKey: .type) {
+            case "User": self = .user(id: try container.decode(Int.self, forKey: .id), login: try container.decode(String.self, forKey: .login))
+            case "Bot": self = .bot(id: try container.decode(Int.self, forKey: .id))
+            case "Organization": self = .org(id: try container.decode(Int.self, forKey: .id))
+            case let other: throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "no actor '\(other)'")
+            }
+        }
+    }
+
+    struct DecodedIssue: Decodable, Equatable {
+        let id: Int
+        let author: Actor?
+        let assignees: [Actor]
+        let watchers: [Actor]
+    }
+
+    @Test func aSwiftEnumDecodesTheLinkedRowsByTheirDiscriminator() throws {
+        let mapper = try makeMapper(Self.yaml)
+        try mapper.importJSON(Self.issues, as: "Issue")
+        try mapper.importJSON(#"[{"id": 3, "author": null}]"#, as: "Issue")
+        let stored = try mapper.query(DecodedIssue.self, entity: "Issue").all()
+        #expect(stored == [
+            DecodedIssue(id: 1, author: .user(id: 5, login: "ann"), assignees: [.user(id: 5, login: "ann"), .bot(id: 9)], watchers: []),
+            DecodedIssue(id: 2, author: .bot(id: 9), assignees: [], watchers: [.org(id: 7)]),
+            DecodedIssue(id: 3, author: nil, assignees: [], watchers: []),
+        ])
+        // The same type reads the export, as it would the API's payload.
+        #expect(try JSONDecoder().decode([DecodedIssue].self, from: mapper.exportData("Issue")) == stored)
+    }
+
     @Test func cascadesAndCleanUpFollowTheLinksToConcreteRows() throws {
         let mapper = try makeMapper(Self.yaml)
         try mapper.importJSON(Self.issues, as: "Issue")
