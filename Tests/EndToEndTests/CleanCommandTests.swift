@@ -23,7 +23,7 @@ import Testing
             + #""changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"#
             + #""Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"#
             + #""Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"#
-            + #""orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"#
+            + #""orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"#
             + #""deletions":[{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"c","reason":"orphan"}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
@@ -52,7 +52,7 @@ import Testing
         let fixture = try StoreFixture(Self.files, payload: StoreFixture.users, as: "User")
         try fixture.sql(#"DELETE FROM "Repo_tags" WHERE source = 7;"#)
         let result = try CLI.run(["clean", "--report", "json"] + fixture.options)
-        #expect(result.stdout == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"# + "\n")
+        #expect(result.stdout == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"# + "\n")
         try fixture.sql(#"DELETE FROM "Repo_tags";"#)
         let cleaned = try CLI.run(["clean", "--report", "json"] + fixture.options)
         #expect(cleaned.stdout.contains(#""orphansRemoved":{"Tag":2}"#), "\(cleaned)")

@@ -11,7 +11,7 @@ import Testing
             + #""Address":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"#
             + #""Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":2},"#
             + #""Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"#
-            + #""orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"#
+            + #""orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"#
             + #""deletions":[{"entity":"User","key":1,"reason":"delete"},{"entity":"Address","key":null,"reason":"cascade"},"#
             + #"{"entity":"Repo","key":5,"reason":"cascade"},{"entity":"Repo","key":6,"reason":"cascade"},"#
             + #"{"entity":"Tag","key":"c","reason":"orphan"}]}"#
@@ -54,7 +54,7 @@ import Testing
             error: cannot delete User 2: Repo.owner links 1 row (onDelete: deny on User.repos)
 
             """
-        let report = #"{"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":["#
+        let report = #"{"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":["#
             + #"{"file":null,"record":null,"path":"$","message":"cannot delete User 1: Repo.owner links 2 rows (onDelete: deny on User.repos)"},"#
             + #"{"file":null,"record":null,"path":"$","message":"cannot delete User 2: Repo.owner links 1 row (onDelete: deny on User.repos)"}]}"#
         #expect(result == CLIResult(exitCode: 1, stdout: report + "\n", stderr: stderr))

@@ -4,7 +4,7 @@ import Testing
 /// `--report json` prints a report for every failure once the arguments are read: its `errors`
 /// hold what stopped the command, `changes` stay empty, and the exit code is the usual one.
 @Suite struct FailureReportTests {
-    private static let empty = #""changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{}"#
+    private static let empty = #""changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{}"#
 
     private func report(_ records: Int, _ errors: String, entity: String? = "User") -> String {
         let name = entity.map { "\"\($0)\"" } ?? "null"

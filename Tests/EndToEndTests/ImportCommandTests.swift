@@ -18,7 +18,7 @@ import Testing
         let workspace = try Workspace()
         try workspace.write(Payloads.users, to: "users.json")
         let result = try workspace.run(["import", "User", "users.json", "--report", "json"])
-        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":3,"updated":0,"unchanged":0,"deleted":0},"Address":{"inserted":1,"updated":0,"unchanged":0,"deleted":0},"Repo":{"inserted":3,"updated":0,"unchanged":0,"deleted":0},"Tag":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{"User":1},"skippedLinks":{},"errors":[]}"#
+        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":3,"updated":0,"unchanged":0,"deleted":0},"Address":{"inserted":1,"updated":0,"unchanged":0,"deleted":0},"Repo":{"inserted":3,"updated":0,"unchanged":0,"deleted":0},"Tag":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{"User":1},"skippedLinks":{},"staleRecords":{},"errors":[]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -26,7 +26,7 @@ import Testing
         let workspace = try Workspace()
         try workspace.importing(Payloads.users, as: "User", file: "users.json")
         let result = try workspace.run(["import", "User", "users.json", "--report", "json"])
-        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":2,"deleted":0},"Address":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":0,"unchanged":3,"deleted":0},"Tag":{"inserted":0,"updated":0,"unchanged":2,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"#
+        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":2,"deleted":0},"Address":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":0,"unchanged":3,"deleted":0},"Tag":{"inserted":0,"updated":0,"unchanged":2,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -35,7 +35,7 @@ import Testing
         try workspace.importing(Payloads.users, as: "User", file: "users.json")
         try workspace.write(#"{"id": 1, "repos": [{"id": 10, "name": "kit", "tags": [{"name": "go"}]}]}"#, to: "update.json")
         let result = try workspace.run(["import", "User", "update.json", "--report", "json", "--explain"])
-        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"Tag":{"inserted":1,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"Tag","key":"cli","reason":"orphan"}]}"#
+        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"Tag":{"inserted":1,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"deletions":[{"entity":"Tag","key":"cli","reason":"orphan"}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -44,7 +44,7 @@ import Testing
         try workspace.importing(Payloads.users, as: "User", file: "users.json")
         try workspace.write(#"{"id": 1, "repos": [{"id": 10, "name": "kit", "tags": [{"name": "go"}]}]}"#, to: "update.json")
         let result = try workspace.run(["import", "User", "update.json", "--report", "json", "--no-cleanup"])
-        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"Tag":{"inserted":1,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"#
+        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":0},"Repo":{"inserted":0,"updated":1,"unchanged":0,"deleted":0},"Tag":{"inserted":1,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
         #expect(try workspace.run(["query", "Tag", "--fields", "name", "--format", "jsonl"]).stdout
             == "{\"name\":\"cli\"}\n{\"name\":\"go\"}\n{\"name\":\"swift\"}\n")
@@ -64,7 +64,7 @@ import Testing
         let workspace = try Workspace(mappings: ["people.yml": mapping])
         try workspace.write(#"[{"id": 1, "friends": [2, 3], "boss": 9}, {"id": 2, "friends": [1]}]"#, to: "people.json")
         let result = try workspace.run(["import", "Person", "people.json", "--report", "json"])
-        let report = #"{"entity":"Person","records":2,"skipped":0,"dryRun":false,"changes":{"Person":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{"Person.boss":1,"Person.friends":2},"errors":[]}"#
+        let report = #"{"entity":"Person","records":2,"skipped":0,"dryRun":false,"changes":{"Person":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{"Person.boss":1,"Person.friends":2},"staleRecords":{},"errors":[]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -72,7 +72,7 @@ import Testing
         let workspace = try Workspace()
         try workspace.write(Self.badUsers, to: "bad.json")
         let result = try workspace.run(["import", "User", "bad.json", "--on-error", "skip", "--report", "json"])
-        let report = #"{"entity":"User","records":4,"skipped":2,"dryRun":false,"changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[{"file":"bad.json","record":1,"path":"$[1].repos[0].stars","message":"expected int, found string \"many\""},{"file":"bad.json","record":2,"path":"$[2].id","message":"expected int, found string \"x\""}]}"#
+        let report = #"{"entity":"User","records":4,"skipped":2,"dryRun":false,"changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[{"file":"bad.json","record":1,"path":"$[1].repos[0].stars","message":"expected int, found string \"many\""},{"file":"bad.json","record":2,"path":"$[2].id","message":"expected int, found string \"x\""}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
         let ids = try workspace.run(["query", "User", "--fields", "id", "--format", "jsonl"])
         #expect(ids.stdout == "{\"id\":6}\n{\"id\":7}\n")
@@ -84,7 +84,7 @@ import Testing
         let before = try workspace.run(["query", "User", "--meta"])
         try workspace.write(Self.badUsers, to: "bad.json")
         let result = try workspace.run(["import", "User", "bad.json", "--report", "json"])
-        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[{"file":"bad.json","record":1,"path":"$[1].repos[0].stars","message":"expected int, found string \"many\""}]}"#
+        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[{"file":"bad.json","record":1,"path":"$[1].repos[0].stars","message":"expected int, found string \"many\""}]}"#
         let error = #"error: bad.json: record 1 at $[1].repos[0].stars: expected int, found string "many""# + "\n"
         #expect(result == CLIResult(exitCode: 1, stdout: report + "\n", stderr: error))
         #expect(try workspace.run(["query", "User", "--meta"]) == before)
@@ -102,7 +102,7 @@ import Testing
         let workspace = try Workspace()
         try workspace.write("{\"id\": 1}\n\n  \n{\"id\": \"z\"}\n{\"id\": 2}\n", to: "users.jsonl")
         let result = try workspace.run(["import", "User", "users.jsonl", "--on-error", "skip", "--report", "json"])
-        let report = #"{"entity":"User","records":3,"skipped":1,"dryRun":false,"changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[{"file":"users.jsonl","record":1,"line":4,"path":"$.id","message":"expected int, found string \"z\""}]}"#
+        let report = #"{"entity":"User","records":3,"skipped":1,"dryRun":false,"changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[{"file":"users.jsonl","record":1,"line":4,"path":"$.id","message":"expected int, found string \"z\""}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -121,7 +121,7 @@ import Testing
         let workspace = try Workspace()
         try workspace.write(#"{"data": {"items": [{"id": 1}, {"id": "x"}]}}"#, to: "page.json")
         let result = try workspace.run(["import", "User", "page.json", "--root", "data.items", "--on-error", "skip", "--report", "json"])
-        let report = #"{"entity":"User","records":2,"skipped":1,"dryRun":false,"changes":{"User":{"inserted":1,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[{"file":"page.json","record":1,"path":"$.data.items[1].id","message":"expected int, found string \"x\""}]}"#
+        let report = #"{"entity":"User","records":2,"skipped":1,"dryRun":false,"changes":{"User":{"inserted":1,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[{"file":"page.json","record":1,"path":"$.data.items[1].id","message":"expected int, found string \"x\""}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
@@ -130,7 +130,7 @@ import Testing
     @Test func dashReadsStandardInput() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["import", "User", "-", "--report", "json"], stdin: #"{"id": 1, "score": "high"}"#)
-        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[{"file":"-","record":0,"path":"$.score","message":"expected double, found string \"high\""}]}"#
+        let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[{"file":"-","record":0,"path":"$.score","message":"expected double, found string \"high\""}]}"#
         #expect(result == CLIResult(exitCode: 1, stdout: report + "\n", stderr: #"error: -: record 0 at $.score: expected double, found string "high""# + "\n"))
         let ok = try workspace.run(["import", "User", "-", "--report", "json", "--format", "jsonl"], stdin: "{\"id\": 1}\n{\"id\": 2}\n")
         #expect(ok.exitCode == 0)
@@ -143,7 +143,7 @@ import Testing
         let before = try workspace.run(["query", "User", "--meta"])
         try workspace.write(#"[{"id": 1, "login": "b"}, {"id": 2}]"#, to: "change.json")
         let result = try workspace.run(["import", "User", "change.json", "--dry-run", "--report", "json"])
-        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":true,"changes":{"User":{"inserted":1,"updated":1,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"#
+        let report = #"{"entity":"User","records":2,"skipped":0,"dryRun":true,"changes":{"User":{"inserted":1,"updated":1,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
         #expect(try workspace.run(["query", "User", "--meta"]) == before)
     }

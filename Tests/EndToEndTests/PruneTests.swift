@@ -12,7 +12,7 @@ import Testing
         let report = #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"#
             + #""changes":{"User":{"inserted":0,"updated":0,"unchanged":1,"deleted":1},"#
             + #""Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"#
-            + #""orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[],"#
+            + #""orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"#
             + #""deletions":[{"entity":"User","key":2,"reason":"prune"},{"entity":"Repo","key":7,"reason":"cascade"}]}"#
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }

@@ -164,11 +164,8 @@ public final class Mapper: Sendable {
     ) throws -> ImportReport {
         let now = Date().timeIntervalSince1970
         return try store.withLock { store in
-            guard let plan = store.plan.entity(named: entity) else {
-                let hint = Suggestion.hint(for: entity, among: store.spec.entities.map(\.name))
-                throw ImportError(code: .usage, message: "unknown entity '\(entity)'\(hint)", report: ImportReport(entity: entity))
-            }
-            var run = ImportRun(store: store, entity: plan, options: options, now: now)
+            let target = try ImportTarget(named: entity, in: store.plan, options: options)
+            var run = ImportRun(store: store, target: target, options: options, now: now)
             run.validators = self.store.validators
             run.progress = progress
             run.keepsRootRows = keepingRootRows

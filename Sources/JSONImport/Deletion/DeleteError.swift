@@ -50,7 +50,7 @@ public struct DeleteError: Error, Sendable, Hashable, CustomStringConvertible {
     public var lines: [String] {
         let verb: String
         switch reason {
-        case .delete, .cascade: verb = "delete"
+        case .delete, .cascade, .tombstone: verb = "delete"
         case .prune: verb = "prune"
         case .evict: verb = "evict"
         case .orphan: verb = "remove orphan"

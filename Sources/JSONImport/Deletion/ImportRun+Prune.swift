@@ -3,17 +3,28 @@ extension ImportRun {
     /// Prunes when asked, then runs the clean-up pass when it is on and something may have
     /// become an orphan (see ``Store/cleanUp(isOn:mayHaveOrphans:deleter:tracker:)``).
     ///
-    /// - Parameter skippedKeys: primary keys of the root records skipped under `onError: skip`;
-    ///   prune keeps their rows.
+    /// - Parameters:
+    ///   - pruning: the root entities to prune: those of the roots some payload held.
+    ///   - skippedKeys: primary keys of the root records skipped under `onError: skip`; prune
+    ///     keeps their rows.
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
-    func deleteAfterRecords(_ importer: Importer, skippedKeys: [[StoredValue]]) throws -> [Deletion] {
+    func deleteAfterRecords(
+        _ importer: Importer, pruning: [EntityPlan], skippedKeys: [(entity: EntityPlan, key: [StoredValue])]
+    ) throws -> [Deletion] {
         let deleter = Deleter(store: store)
         deleter.readsKeys = options.explain || store.writeState.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans
+        if !importer.tombstoned.isEmpty {
+            let outcome = try deleteTombstoned(deleter, importer)
+            deletions += outcome.deletions
+            if outcome.deleted > 0 { mayHaveOrphans = true }
+        }
         if options.prune {
             try deleter.reset()
-            try markPruned(deleter, importer, skippedKeys: skippedKeys)
+            for entity in pruning {
+                try markPruned(entity, deleter, importer, skippedKeys: skippedKeys.filter { $0.entity === entity }.map(\.key))
+            }
             let outcome = try deleter.apply(.prune, tracker: importer.tracker)
             deletions += outcome.deletions
             if outcome.deleted > 0 { mayHaveOrphans = true }
@@ -23,10 +34,21 @@ extension ImportRun {
         return deletions
     }
 
-    /// Marks the root entity's rows that this import neither contained a record for (at any
-    /// depth) nor created, except those whose key is in a skipped record. A distributed root
-    /// entity is pruned in the tenants its root records name only (SPEC 6).
-    private func markPruned(_ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
+    /// Deletes the rows tombstones named (SPEC 2.2 step 0), with their `onDelete` rules.
+    private func deleteTombstoned(_ deleter: Deleter, _ importer: Importer) throws -> Deleter.Outcome {
+        try deleter.reset()
+        for (index, rows) in importer.tombstoned.sorted(by: { $0.key < $1.key }) where !rows.isEmpty {
+            try deleter.engine.resetKept()
+            try deleter.engine.keep(rows: rows.sorted())
+            try deleter.mark(store.plan.entities[index], .kept)
+        }
+        return try deleter.apply(.tombstone, tracker: importer.tracker)
+    }
+
+    /// Marks the rows of root entity `entity` that this import neither contained a record for
+    /// (at any depth) nor created, except those whose key is in a skipped record. A distributed
+    /// root entity is pruned in the tenants its root records name only (SPEC 6).
+    private func markPruned(_ entity: EntityPlan, _ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
         let engine = deleter.engine
         try engine.resetKept()
         try importer.tracker.rows(of: entity.index, where: { status, seen in seen || status == .inserted }) { (rows) throws(StoreError) in
@@ -35,6 +57,8 @@ extension ImportRun {
         for key in skippedKeys where !entity.spec.isOwned {
             try engine.keep(entity, key: key)
         }
+        // A stale record names its row, which stays as it is.
+        if let rows = importer.staleRows[entity.index] { try engine.keep(rows: rows.sorted()) }
         let tenants = entity.tenantSlot.map { _ in importer.rootTenants.sorted { $0.shown < $1.shown } }
         try deleter.mark(entity, .notKept(tenants: tenants))
     }

@@ -50,7 +50,7 @@ struct RecordExporter {
             let targets = Array(Set(linked.values.joined()))
             if spec.isForward && !spec.by.isReference && (depth > 0 || target.spec.isOwned) {
                 try load(target, rows: targets, depth: max(depth - 1, 0), fields: .all, level: level + 1)
-            } else if !(target.keyIsRowID && !spec.by.writesKeyObjects) || relationship.targetKeySlot != nil {
+            } else if !(target.keyIsRowID && !relationship.writesKeyObjects) || relationship.targetKeySlot != nil {
                 let unread = targets.filter { cache.rows[target.index]?[$0] == nil }
                 cache.rows[target.index, default: [:]].merge(try reader.storedRows(target, rows: unread)) { $1 }
             }
@@ -86,9 +86,30 @@ struct RecordExporter {
         where attribute.isExported && fields.includes(attribute.name) {
             object.insert(ExportValue.json(value, of: attribute), at: attribute.key.segments)
         }
-        for relationship in entity.relationships where fields.includes(relationship.spec.name) {
-            guard let value = try links(relationship, of: entity, row: row, depth: depth) else { continue }
-            object.insert(value, at: relationship.spec.key.segments)
+        let relationships = entity.relationships
+        var next = 0
+        while next < relationships.count {
+            let relationship = relationships[next]
+            // A relationship to a union is one per concrete entity: their links make one value.
+            var end = next + 1
+            if relationship.union != nil {
+                while end < relationships.count, relationships[end].spec.name == relationship.spec.name { end += 1 }
+            }
+            defer { next = end }
+            guard fields.includes(relationship.spec.name) else { continue }
+            var values: [RecordValue] = []
+            var isWritten = false
+            for sibling in relationships[next..<end] {
+                guard let value = try links(sibling, of: entity, row: row, depth: depth) else { continue }
+                isWritten = true
+                switch value {
+                case .array(let items): values += items
+                case .null: break
+                default: values.append(value)
+                }
+            }
+            guard isWritten else { continue }
+            object.insert(relationship.spec.kind == .one ? values.first ?? .null : .array(values), at: relationship.spec.key.segments)
         }
         return object
     }
@@ -104,21 +125,30 @@ struct RecordExporter {
         if target.spec.isOwned && !spec.isForward { return nil }
         let rows = try linkedRows(relationship, of: entity, row: row)
         let nests = spec.isForward && !spec.by.isReference && (depth > 0 || target.spec.isOwned)
+        // A union's objects are told apart by their discriminators: references are objects too.
+        let by = relationship.union == nil ? spec.by : .keyObject
         var values: [RecordValue] = []
         for linked in rows {
             if nests {
                 let stored = try storedRow(target, row: linked)
                 if stored.isStub {
-                    values.append(key(of: target, stored, by: spec.by))
+                    values.append(key(of: target, stored, by: by))
                 } else {
                     values.append(.object(try record(target, stored, row: linked, depth: max(depth - 1, 0), fields: .all)))
                 }
             } else if let slot = relationship.targetKeySlot {
-                values.append(key(of: target, try storedRow(target, row: linked), by: spec.by, slots: [slot]))
-            } else if target.keyIsRowID && !spec.by.writesKeyObjects {
+                values.append(key(of: target, try storedRow(target, row: linked), by: by, slots: [slot]))
+            } else if target.keyIsRowID && !relationship.writesKeyObjects {
                 values.append(.int(linked))
             } else {
-                values.append(key(of: target, try storedRow(target, row: linked), by: spec.by))
+                values.append(key(of: target, try storedRow(target, row: linked), by: by))
+            }
+        }
+        if let union = relationship.union {
+            let discriminators = union.discriminators(of: target.index)
+            values = values.map { value in
+                guard case .object(let object) = value else { return value }
+                return .object(object.tagged(discriminators))
             }
         }
         if spec.kind == .one { return values.first ?? .null }
@@ -147,6 +177,15 @@ struct RecordExporter {
 }
 
 extension RecordObject {
+    /// The object with a union's discriminators (key paths and values) written first, as an
+    /// API sends them: `{"type": "User", "id": 5}`.
+    func tagged(_ discriminators: [(path: [String], value: String)]) -> RecordObject {
+        var tagged = RecordObject()
+        for (path, text) in discriminators { tagged.insert(.string(text), at: path) }
+        for (key, value) in self where tagged[key] == nil { tagged[key] = value }
+        return tagged
+    }
+
     /// Sets `value` at a key path, creating (or extending) the nested objects on the way.
     mutating func insert(_ value: RecordValue, at path: [String]) {
         guard let first = path.first else { return }
@@ -159,6 +198,12 @@ extension RecordObject {
         nested.insert(value, at: Array(path.dropFirst()))
         self[first] = .object(nested)
     }
+}
+
+extension RelationshipPlan {
+    /// References are written as objects holding only the key attributes: by the mapping's
+    /// `by`, and always to a union (whose objects carry their discriminators).
+    var writesKeyObjects: Bool { union != nil || spec.by.writesKeyObjects }
 }
 
 extension RelationshipSpec.Reference {

@@ -14,6 +14,12 @@ final class EntityPlan {
     let referenceKeySlots: [Int]
     /// Attribute position of a distributed entity's tenant.
     let tenantSlot: Int?
+    /// Tombstone rules with their key paths as UTF-8 (`deleteWhen`).
+    let tombstones: [(path: [[UInt8]], value: LiteralValue)]
+    /// Attribute position of the `version` attribute.
+    let versionSlot: Int?
+    /// Whether a record goes through step 0 (SPEC 2.2): tombstone rules or a version.
+    var hasSyncRules: Bool { !tombstones.isEmpty || versionSlot != nil }
     let attributes: [AttributePlan]
     /// Relationships in declaration order; `selfColumnRelationships` index into it.
     @exclusivity(unchecked) var relationships: [RelationshipPlan] = []
@@ -52,6 +58,8 @@ final class EntityPlan {
         self.keySlots = spec.primaryKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.referenceKeySlots = spec.referenceKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.tombstones = spec.tombstones.map { ($0.key.segments.map { Array($0.utf8) }, $0.value) }
+        self.versionSlot = spec.versionAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
     }
 }
 
@@ -95,13 +103,17 @@ final class RelationshipPlan {
     /// The entity the relationship belongs to, and its target's plan.
     unowned let entity: EntityPlan
     unowned let targetPlan: EntityPlan
+    /// For one concrete entity of a relationship to a union: the union, which routes each
+    /// object to this relationship or to one of its siblings of the same name.
+    let union: UnionPlan?
     /// The statements the store prepared for this relationship's links (its own type).
     @exclusivity(unchecked) var storeStatements: AnyObject?
 
     init(
         spec: RelationshipSpec, target: Int, path: [[UInt8]], storage: Storage, otherSideReads: Bool,
-        isTargetOwned: Bool, entity: EntityPlan, targetPlan: EntityPlan
+        isTargetOwned: Bool, entity: EntityPlan, targetPlan: EntityPlan, union: UnionPlan?
     ) {
+        self.union = union
         self.spec = spec
         self.target = target
         self.path = path
@@ -125,16 +137,66 @@ final class RelationshipPlan {
     }
 }
 
+/// A union (SPEC 1.4), ready to route objects to its concrete entities.
+final class UnionPlan {
+    let spec: UnionSpec
+    /// The discriminator's key path as UTF-8.
+    let path: [[UInt8]]
+    /// What each discriminator value routes to.
+    fileprivate(set) var routes: [String: Route] = [:]
+    /// The concrete entities, by index, in ``UnionSpec/entities`` order.
+    let entities: [Int]
+
+    enum Route {
+        case entity(Int)
+        case union(UnionPlan)
+    }
+
+    /// The discriminators an object of concrete entity `entity` is written with: the key path
+    /// and value of this union's route to it, then those of the nested unions on the way.
+    func discriminators(of entity: Int) -> [(path: [String], value: String)] {
+        for route in spec.routes {
+            switch routes[route.value] {
+            case .entity(let index)? where index == entity:
+                return [(spec.key.segments, route.value)]
+            case .union(let nested)? where nested.entities.contains(entity):
+                return [(spec.key.segments, route.value)] + nested.discriminators(of: entity)
+            default:
+                continue
+            }
+        }
+        return []
+    }
+
+    init(spec: UnionSpec, entities: [Int]) {
+        self.spec = spec
+        self.path = spec.key.segments.map { Array($0.utf8) }
+        self.entities = entities
+    }
+}
+
 /// The plans for every entity of a spec.
 final class ImportPlan {
     let spec: MappingSpec
     let entities: [EntityPlan]
+    /// Unions by name.
+    let unions: [String: UnionPlan]
 
     init(spec: MappingSpec) {
         self.spec = spec
         let plans = spec.entities.enumerated().map { EntityPlan(spec: $1, index: $0) }
         var byName: [String: Int] = [:]
         for plan in plans { byName[plan.spec.name] = plan.index }
+        var unions: [String: UnionPlan] = [:]
+        for union in spec.unions {
+            unions[union.name] = UnionPlan(spec: union, entities: union.entities.compactMap { byName[$0] })
+        }
+        for union in spec.unions {
+            for route in union.routes where unions[union.name]!.routes[route.value] == nil {
+                unions[union.name]!.routes[route.value] = byName[route.target].map(UnionPlan.Route.entity) ?? unions[route.target].map(UnionPlan.Route.union)
+            }
+        }
+        self.unions = unions
         for plan in plans {
             for relationship in plan.spec.relationships {
                 let link = spec.links[relationship.linkIndex]
@@ -153,7 +215,7 @@ final class ImportPlan {
                     path: relationship.key.segments.map { Array($0.utf8) }, storage: storage,
                     otherSideReads: !relationship.isForward || link.back != nil,
                     isTargetOwned: target.spec.isOwned,
-                    entity: plan, targetPlan: target)
+                    entity: plan, targetPlan: target, union: relationship.union.flatMap { unions[$0] })
                 if entry.columnName != nil { plan.selfColumns.append(plan.relationships.count) }
                 plan.relationships.append(entry)
             }

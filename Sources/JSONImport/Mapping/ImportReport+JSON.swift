@@ -18,6 +18,8 @@ extension ImportReport {
         Self.appendCounts(stubs.map { ($0.entity, $0.count) }, to: &out)
         out.append(",\"skippedLinks\":")
         Self.appendCounts(skippedLinks.map { ($0.relationship, $0.count) }, to: &out)
+        out.append(",\"staleRecords\":")
+        Self.appendCounts(staleRecords.map { ($0.entity, $0.count) }, to: &out)
         out.append(",\"errors\":[")
         for (i, error) in errors.enumerated() {
             if i > 0 { out.append(",") }
@@ -96,6 +98,9 @@ extension ImportReport {
         if !stubs.isEmpty { lines.append("  stubs: " + stubs.map { "\($0.entity) \($0.count)" }.joined(separator: ", ")) }
         if !skippedLinks.isEmpty {
             lines.append("  skipped links: " + skippedLinks.map { "\($0.relationship) \($0.count)" }.joined(separator: ", "))
+        }
+        if !staleRecords.isEmpty {
+            lines.append("  stale records: " + staleRecords.map { "\($0.entity) \($0.count)" }.joined(separator: ", "))
         }
         for error in errors { lines.append("  skipped: \(error)") }
         for deletion in deletions ?? [] {

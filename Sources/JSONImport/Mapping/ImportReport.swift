@@ -16,6 +16,9 @@ public struct ImportReport: Sendable, Hashable {
     public var stubs: [(entity: String, count: Int)] = []
     /// References dropped under `missing: skip`, per `Entity.relationship` (non-zero only).
     public var skippedLinks: [(relationship: String, count: Int)] = []
+    /// Records that changed nothing because the stored row has a greater `version`, per entity
+    /// (non-zero only, SPEC 2.2 step 0).
+    public var staleRecords: [(entity: String, count: Int)] = []
     /// Record errors: the one that stopped an aborted import, or every skipped record's.
     public var errors: [ImportIssue] = []
     /// Every deleted row and why (filled with `explain`).
@@ -144,7 +147,7 @@ public struct Deletion: Sendable, Hashable {
     /// `onDelete: cascade` rule), `evict` (not seen since the `clean --older-than` cutoff) or
     /// `orphan` (the clean-up pass).
     public enum Reason: String, Sendable, Hashable {
-        case prune, delete, cascade, evict, orphan
+        case prune, delete, cascade, evict, orphan, tombstone
     }
 
     /// The entity of the deleted row.

@@ -2,7 +2,7 @@
 /// or `skip`, then prune, clean-up, bookkeeping and the report.
 struct ImportRun {
     let store: Store
-    let entity: EntityPlan
+    let target: ImportTarget
     let options: ImportOptions
     let now: Double
     var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
@@ -11,22 +11,29 @@ struct ImportRun {
     var keepsRootRows = false
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
-        if entity.spec.isOwned && entity.spec.cleanup != .none {
+        if let entity = target.entities.first(where: { $0.spec.isOwned && $0.spec.cleanup != .none }) {
             throw ImportError(
                 code: .usage,
                 message: "\(entity.spec.name) has no primary key and is owned by what links to it; it can be imported as the root entity only with 'cleanup: none'",
-                report: ImportReport(entity: entity.spec.name))
+                report: ImportReport(entity: target.name))
+        }
+        if target.isDocument, let source = sources.first(where: { (options.format ?? $0.impliedFormat) == .jsonl }) {
+            throw ImportError(
+                code: .usage,
+                message: "document '\(target.name)' is read from one JSON document per payload, not JSON Lines ('\(source.name)')",
+                report: ImportReport(entity: target.name))
         }
         guard (1...ImportOptions.maximumDepthLimit).contains(options.maxDepth), options.maxPayloadSize > 0 else {
             throw ImportError(
                 code: .usage,
                 message: "limits out of range: maxDepth must be 1 to \(ImportOptions.maximumDepthLimit), got \(options.maxDepth); maxPayloadSize must be positive, got \(options.maxPayloadSize)",
-                report: ImportReport(entity: entity.spec.name))
+                report: ImportReport(entity: target.name))
         }
         // A record left out under `skip` for a unique value still held at the end means reading
         // the payloads again without it: standard input is copied first so it can be.
-        let stdinCopy = try options.onError == .skip && store.plan.hasUniqueAttributes && sources.contains(.file("-"))
-            ? StdinCopy() : nil
+        // So is a document's, read once per root.
+        let readsAgain = (options.onError == .skip && store.plan.hasUniqueAttributes) || target.roots.count > 1
+        let stdinCopy = try readsAgain && sources.contains(.file("-")) ? StdinCopy() : nil
         var refused: [RecordID: ImportIssue] = [:]
         while true {
             do {
@@ -37,7 +44,8 @@ struct ImportRun {
         }
     }
 
-    /// A root record: its source's position among the sources, and its index in it.
+    /// A root record: its list's position (sources in order, and within each the roots of the
+    /// target in order), and its index in it.
     struct RecordID: Hashable {
         let source: Int
         let record: Int
@@ -53,41 +61,51 @@ struct ImportRun {
     private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
         let importer = Importer(store: store, now: now)
         importer.validators = validators
-        var report = ImportReport(entity: entity.spec.name)
+        var report = ImportReport(entity: target.name)
         report.dryRun = options.dryRun
-        let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser(maxDepth: options.maxDepth)
         var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
         // An import started from async code stops at the next record once its task is
         // cancelled; throwing rolls the whole import back.
         let cancellation = CancellationFlag.current
 
-        var skippedKeys: [[StoredValue]] = []
+        var skippedKeys: [(entity: EntityPlan, key: [StoredValue])] = []
+        // The roots that some payload holds: a document's others import nothing, and prune nothing.
+        var presentRoots: Set<Int> = []
         do {
             return try store.write(checkingForeignKeys: false, deciding: {
                 store.writeState.isImporting = true
                 defer { store.writeState.isImporting = false }
                 try importer.noteEmptyTables()
                 for (position, source) in sources.enumerated() {
-                    let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
-                    var reader = PayloadReader(
-                        source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
-                        maxSize: options.maxPayloadSize)
-                    if source == .file("-") { reader.stdinCopy = stdinCopy }
+                    let format = options.format ?? source.impliedFormat
                     meter?.start(source)
-                    // A row path that reads ahead gets the records a batch at a time.
-                    let batch = importer.rows.readsAhead ? { records in try importer.beginBatch(records, entity) } : nil
-                    try reader.forEachRecord(batch: batch) { record in
-                        try cancellation?.check()
-                        report.records += 1
-                        meter?.advance(to: record.offset, records: report.records)
-                        try importer.setAsideDueLinkIndexes()
-                        importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
-                        if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
-                            report.skipped += 1
-                            report.errors.append(issue)
-                            if options.prune, let key = importer.rootKey(of: record.value, entity) { skippedKeys.append(key) }
+                    for (r, root) in target.roots.enumerated() {
+                        let list = position * target.roots.count + r
+                        var reader = PayloadReader(
+                            source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root.path, parser: parser,
+                            maxSize: options.maxPayloadSize)
+                        reader.allowsMissingRoot = target.isDocument
+                        if source == .file("-") { reader.stdinCopy = stdinCopy }
+                        // A row path that reads ahead gets the records a batch at a time.
+                        let batch = importer.rows.readsAhead ? { records in try importer.beginBatch(records, root) } : nil
+                        let isPresent = try reader.forEachRecord(batch: batch) { record in
+                            try cancellation?.check()
+                            report.records += 1
+                            meter?.advance(to: record.offset, records: report.records)
+                            try importer.setAsideDueLinkIndexes()
+                            importer.recordPlace = .init(source: list, file: source.name, record: record.index, line: record.line, prefix: record.path)
+                            if let issue = try refused[RecordID(source: list, record: record.index)] ?? importRoot(record, of: root, from: source, importer) {
+                                report.skipped += 1
+                                report.errors.append(issue)
+                                if options.prune, let entity = importer.rootEntity(of: record.value, root),
+                                    let key = importer.rootKey(of: record.value, entity)
+                                {
+                                    skippedKeys.append((entity, key))
+                                }
+                            }
                         }
+                        if isPresent { presentRoots.insert(r) }
                     }
                     meter?.finish(source, records: report.records)
                 }
@@ -95,7 +113,10 @@ struct ImportRun {
                 try settleUniques(importer)
                 try importer.restoreLinkIndexes()
                 try finishRecords(importer)
-                let deletions = try deleteAfterRecords(importer, skippedKeys: skippedKeys)
+                let pruned = target.entities.filter { entity in
+                    presentRoots.contains { target.roots[$0].entities.contains { $0 === entity } }
+                }
+                let deletions = try deleteAfterRecords(importer, pruning: pruned, skippedKeys: skippedKeys)
                 try writeBookkeeping(importer)
                 fill(&report, from: importer)
                 if options.explain { report.deletions = deletions }
@@ -105,7 +126,7 @@ struct ImportRun {
                 return Store.WriteOutcome(value: report, changes: changes, keepsWork: !options.dryRun)
             })
         } catch var error as ImportError {
-            var failed = ImportReport(entity: entity.spec.name)
+            var failed = ImportReport(entity: target.name)
             failed.dryRun = options.dryRun
             failed.records = report.records
             failed.errors = error.report.errors
@@ -114,13 +135,16 @@ struct ImportRun {
         }
     }
 
-    /// Imports one root record; returns its error when it was skipped.
-    private func importRoot(_ record: PayloadReader.Record, from source: ImportSource, _ importer: Importer) throws -> ImportIssue? {
+    /// Imports one root record of `root`; returns its error when it was skipped.
+    private func importRoot(
+        _ record: PayloadReader.Record, of root: ImportTarget.Root, from source: ImportSource, _ importer: Importer
+    ) throws -> ImportIssue? {
         importer.path.removeAll(keepingCapacity: true)
         importer.memberCursor = JSONValue.MemberCursor()
         let isSkipping = options.onError == .skip
         do {
-            let outcome: Importer.Outcome
+            let entity = try root.entity ?? importer.plan.entities[importer.routedEntity(record.value, root.union!)]
+            let outcome: Importer.Outcome?
             if isSkipping {
                 // A savepoint, so that a record left out leaves nothing behind in the store.
                 importer.beginRecord()
@@ -129,6 +153,8 @@ struct ImportRun {
             } else {
                 outcome = try importer.importRecord(record.value, entity)
             }
+            // A tombstone has no row to read back.
+            guard let outcome else { return nil }
             if outcome.isNew && entity.spec.cleanup == .orphans { importer.tracker.mayHaveOrphans = true }
             if keepsRootRows { importer.rootRows.append(outcome.row) }
             try importer.spillIfNeeded()
@@ -139,7 +165,7 @@ struct ImportRun {
                 file: source.name, record: record.index, path: error.path.rendered(after: record.path),
                 message: message(of: error, in: record), line: record.line)
             guard isSkipping else {
-                var report = ImportReport(entity: entity.spec.name)
+                var report = ImportReport(entity: target.name)
                 report.errors = [issue]
                 throw ImportError(code: .invalidRecord, message: issue.description, report: report)
             }
@@ -161,7 +187,7 @@ struct ImportRun {
         }
         guard let first = conflicts.first else { return }
         guard options.onError == .skip else {
-            var report = ImportReport(entity: entity.spec.name)
+            var report = ImportReport(entity: target.name)
             report.errors = [first.issue]
             throw ImportError(code: .invalidRecord, message: first.issue.description, report: report)
         }
@@ -187,7 +213,7 @@ struct ImportRun {
             try importer.settleNetEffect()
         } catch {
             try rethrowStoreFailure(error)
-            var report = ImportReport(entity: entity.spec.name)
+            var report = ImportReport(entity: target.name)
             report.errors = [ImportIssue(file: nil, record: nil, path: "$", message: error.message)]
             throw ImportError(code: .invalidRecord, message: error.message, report: report)
         }
@@ -209,5 +235,6 @@ struct ImportRun {
     private func fill(_ report: inout ImportReport, from importer: Importer) {
         report.addCounts(from: importer.tracker, plan: store.plan)
         report.skippedLinks = importer.skippedLinks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        report.staleRecords = importer.staleRecords.sorted { $0.key < $1.key }.map { (store.plan.entities[$0.key].spec.name, $0.value) }
     }
 }

@@ -22,6 +22,15 @@ extension Importer {
     /// Every attribute of `entity` converted, transformed and validated; `nil` where the key is
     /// missing.
     func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
+        var values = try readKey(json, entity)
+        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) && slot != entity.tenantSlot {
+            values[slot] = try read(json, attribute)
+        }
+        return values
+    }
+
+    /// The record's key attributes (and tenant) converted, every other attribute `nil`.
+    func readKey(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
         var values = [Value?](filledWith: nil, count: entity.attributes.count)
         if let slot = entity.tenantSlot { values[slot] = try readTenant(json, entity.attributes[slot], of: entity) }
         // Identity first (SPEC 2.2 step 1): a missing, null or bad key is the record's error.
@@ -31,9 +40,6 @@ extension Importer {
                 throw fail("missing primary key '\(attribute.spec.name)' (key '\(attribute.spec.key)')", key: attribute)
             }
             values[slot] = value
-        }
-        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) && slot != entity.tenantSlot {
-            values[slot] = try read(json, attribute)
         }
         return values
     }

@@ -5,12 +5,13 @@ extension Importer {
     /// Tells the row path a batch of records begins, `records` (root records of `entity`), so it
     /// reads ahead what importing them will read. Values that do not convert are left out:
     /// importing the record reports them.
-    func beginBatch(_ records: [JSONValue], _ entity: EntityPlan) throws(StoreError) {
+    func beginBatch(_ records: [JSONValue], _ root: ImportTarget.Root) throws(StoreError) {
         guard rows.readsAhead else { return }
         var keys = BatchKeys(entities: plan.entities.count)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
+            guard let entity = rootEntity(of: record, root) else { continue }
             gatherKeys(record, entity, tenant: nil, into: &keys)
         }
         memberCursor = JSONValue.MemberCursor()
@@ -71,6 +72,8 @@ extension Importer {
     /// A relationship's value: a nested record, or a reference by key.
     private func gatherTarget(_ json: JSONValue, _ relationship: RelationshipPlan, tenant: StoredValue?, into keys: inout BatchKeys) {
         let target = relationship.targetPlan
+        // Objects of a union are read ahead as the entity they route to only.
+        guard (try? routesHere(json, relationship)) ?? false else { return }
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
         guard !target.spec.isOwned else { return }

@@ -188,9 +188,17 @@ extension Importer {
         let preset = presetFor(relationship, row: row)
         if preset != nil { presetPrevious.reserveCapacity(count) }
         var i = 0
+        // Of a list given to a union, this relationship takes the objects routed to its entity.
+        var routed = 0
         func each(_ element: JSONValue) throws(RecordError) {
             if isMany { path.append(.index(i)) }
-            let owned = relationship.isTargetOwned && i < current.count ? current[i] : nil
+            defer { i += 1 }
+            if isMany, !(try routesHere(element, relationship)) {
+                path.removeLast()
+                return
+            }
+            let owned = relationship.isTargetOwned && routed < current.count ? current[routed] : nil
+            routed += 1
             if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
                 seen.insert(outcome.row)
             {
@@ -198,7 +206,6 @@ extension Importer {
                 targets.append(outcome.row)
             }
             if isMany { path.removeLast() }
-            i += 1
         }
         if let json {
             if isMany {

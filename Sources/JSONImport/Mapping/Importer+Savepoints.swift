@@ -7,6 +7,7 @@ extension Importer {
         linkIndexes.recordBegan()
         pendingUniquesAtRecord = pendingUniques
         pendingReferencesAtRecord = pendingReferences.count
+        syncStateAtRecord = (tombstoned, staleRecords, staleRows)
     }
 
     func commitRecord() { tracker.commitRecord() }
@@ -19,6 +20,7 @@ extension Importer {
         linkIndexes.recordRolledBack()
         pendingUniques = pendingUniquesAtRecord
         pendingReferences.removeSubrange(pendingReferencesAtRecord...)
+        (tombstoned, staleRecords, staleRows) = syncStateAtRecord
     }
 
     func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {

@@ -49,6 +49,14 @@ final class Importer {
     private var referenceOwners = 0
     /// The tenants the root records named: those a prune works in.
     @exclusivity(unchecked) var rootTenants: Set<StoredValue> = []
+    /// Per entity (by index): rows tombstones named, deleted at the end of the import unless a
+    /// later record writes them again.
+    @exclusivity(unchecked) var tombstoned: [Int: Set<Int64>] = [:]
+    /// Per entity (by index): stale records (SPEC 2.2 step 0), and the rows they named.
+    @exclusivity(unchecked) var staleRecords: [Int: Int] = [:]
+    @exclusivity(unchecked) var staleRows: [Int: Set<Int64>] = [:]
+    /// `tombstoned`, `staleRecords` and `staleRows` when the current skippable record began.
+    @exclusivity(unchecked) var syncStateAtRecord: (tombstoned: [Int: Set<Int64>], stale: [Int: Int], rows: [Int: Set<Int64>]) = ([:], [:], [:])
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
     /// Where originals go past their budget; `nil` keeps them in memory.
     let spilledOriginals: SpilledOriginals?
@@ -102,11 +110,23 @@ final class Importer {
 
     /// Imports `json` as a record of `entity` and returns its row. `ownedRow` is the row an owned
     /// record updates in place; `preset` sets one of the row's link columns as part of its write.
+    /// A tombstone (`deleteWhen`) imports nothing and returns `nil`; a stale record returns the
+    /// stored row, unchanged.
     func importRecord(
         _ json: JSONValue, _ entity: EntityPlan, ownedRow: Int64? = nil, preset: Preset? = nil
-    ) throws(RecordError) -> Outcome {
+    ) throws(RecordError) -> Outcome? {
         guard json.kind == .object else {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
+        }
+        if entity.hasSyncRules {
+            switch try syncOutcome(json, entity) {
+            case .record: break
+            case .tombstone: return nil
+            case .stale(let row):
+                staleRecords[entity.index, default: 0] += 1
+                staleRows[entity.index, default: []].insert(row)
+                return Outcome(row: row, isNew: false, presetWas: nil)
+            }
         }
         let outerTenant = tenant
         let outerOwner = referenceOwner
@@ -184,6 +204,8 @@ final class Importer {
             rememberWritten(entity, key: key, row: row, values: values)
         }
         try importLinks(json, entity, row: row, isNew: existing == nil)
+        // The latest record wins over an earlier tombstone for the same row.
+        if !tombstoned.isEmpty { tombstoned[entity.index]?.remove(row) }
         let presetWas = preset.flatMap { existing?.columns[$0.column] }
         ownPendingReferences(owner, from: pendingStart, row: row)
         return Outcome(row: row, isNew: existing == nil, presetWas: presetWas)
@@ -228,7 +250,9 @@ final class Importer {
             case .null: columns[j] = nil
             case .value(let target):
                 path.append(.key(relationship.pathLabel))
-                columns[j] = try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row
+                // An object of a union that routes to a sibling relationship leaves this one empty.
+                columns[j] = try routesHere(target, relationship)
+                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil
                 path.removeLast()
             }
         }
@@ -259,7 +283,9 @@ final class Importer {
                 try setLinks(relationship, of: entity, row: row, isNew: isNew, to: nil)
             case .value(let value):
                 path.append(.key(relationship.pathLabel))
-                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: value)
+                var routed = true
+                if relationship.spec.kind == .one { routed = try routesHere(value, relationship) }
+                try setLinks(relationship, of: entity, row: row, isNew: isNew, to: routed ? value : nil)
                 path.removeLast()
             }
         }

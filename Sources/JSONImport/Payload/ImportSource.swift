@@ -21,6 +21,12 @@ public enum ImportSource: Sendable, Hashable {
     /// Bytes in memory, with the name errors should show.
     case data(Data, name: String)
 
+    /// The format its name implies: JSON Lines for a `.jsonl` or `.ndjson` file, else JSON.
+    var impliedFormat: PayloadFormat {
+        if case .file(let path) = self { return PayloadFormat(fileName: path) }
+        return .json
+    }
+
     var name: String {
         switch self {
         case .file(let path): return path

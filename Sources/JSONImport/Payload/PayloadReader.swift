@@ -12,6 +12,9 @@ struct PayloadReader {
     /// A file holding what standard input held, read instead of it (an import that may read
     /// its payloads twice copies standard input first).
     var stdinCopy: String?
+    /// A root key path the payload does not have reads no record instead of failing (a
+    /// document's root list, SPEC 1.5).
+    var allowsMissingRoot = false
 
     /// One root record and where it is.
     struct Record {
@@ -28,17 +31,23 @@ struct PayloadReader {
     /// Calls `body` with each root record in payload order; `batch`, when given, with the
     /// records read together before `body` gets the first of them (a document's records parsed
     /// at once; one line of JSON Lines).
-    func forEachRecord(batch: (([JSONValue]) throws -> Void)? = nil, _ body: (Record) throws -> Void) throws {
+    ///
+    /// - Returns: `false` when the root key path is not in the payload and `allowsMissingRoot`
+    ///   (no record was read), else `true`.
+    @discardableResult
+    func forEachRecord(batch: (([JSONValue]) throws -> Void)? = nil, _ body: (Record) throws -> Void) throws -> Bool {
         switch format {
-        case .json: try readDocument(batch: batch, body)
-        case .jsonl: try readLines(batch: batch, body)
+        case .json: return try readDocument(batch: batch, body)
+        case .jsonl:
+            try readLines(batch: batch, body)
+            return true
         }
     }
 
     /// Documents from this size on are parsed on a worker thread, ahead of the import.
     static let parseAheadSize = 1 << 20
 
-    private func readDocument(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
+    private func readDocument(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws -> Bool {
         let input = try readAll()
         let path = root?.segments ?? []
         var prefix = "$"
@@ -67,8 +76,10 @@ struct PayloadReader {
             throw syntaxFailure(error, record: error.record, offset: error.offset, line: error.line, "invalid JSON (byte \(error.offset))")
         }
         if shape == .missing {
+            if allowsMissingRoot { return false }
             throw failure(.invalidRecord, "the root key path '\(root!)' is not in the payload")
         }
+        return true
     }
 
     /// Lines read together for a `batch` reader, each parsed by a parser of its own, so that

@@ -15,13 +15,19 @@ public struct MappingSpec: Sendable, Hashable {
     public let links: [Link]
     /// The mapping files that were read, in the order they were read.
     public let files: [String]
+    /// Unions (SPEC 1.4) in declaration order.
+    public let unions: [UnionSpec]
+    /// Documents with several roots (SPEC 1.5) in declaration order.
+    public let documents: [DocumentSpec]
 
     private let entityIndex: [String: Int]
 
-    package init(entities: [EntitySpec], links: [Link], files: [String]) {
+    package init(entities: [EntitySpec], links: [Link], files: [String], unions: [UnionSpec] = [], documents: [DocumentSpec] = []) {
         self.entities = entities
         self.links = links
         self.files = files
+        self.unions = unions
+        self.documents = documents
         var index: [String: Int] = [:]
         for (i, entity) in entities.enumerated() { index[entity.name] = i }
         self.entityIndex = index
@@ -30,6 +36,16 @@ public struct MappingSpec: Sendable, Hashable {
     /// The entity named `name`, or `nil`.
     public func entity(named name: String) -> EntitySpec? {
         entityIndex[name].map { entities[$0] }
+    }
+
+    /// The union named `name`, or `nil`.
+    public func union(named name: String) -> UnionSpec? {
+        unions.first { $0.name == name }
+    }
+
+    /// The document named `name`, or `nil`.
+    public func document(named name: String) -> DocumentSpec? {
+        documents.first { $0.name == name }
     }
 
     /// The entity named `name`, which a validated spec guarantees to exist.
@@ -55,7 +71,8 @@ public struct EntitySpec: Sendable, Hashable {
     public let primaryKey: [String]
     /// Attributes in declaration order.
     public let attributes: [AttributeSpec]
-    /// Relationships, forward and back sides, in declaration order.
+    /// Relationships, forward and back sides, in declaration order; a relationship to a union
+    /// is there once per concrete entity of the union, with one name (``RelationshipSpec/union``).
     public let relationships: [RelationshipSpec]
     /// Key path of the record list when imported as the root entity.
     public let root: JSONKeyPath?
@@ -72,6 +89,11 @@ public struct EntitySpec: Sendable, Hashable {
     /// distributed entity, ``primaryKey`` without the tenant attribute the store puts first in it
     /// (a reference takes the tenant of the record it is in).
     public let referenceKey: [String]
+    /// Tombstone rules (`deleteWhen`): a record matching any of them deletes its row.
+    public let tombstones: [Tombstone]
+    /// The attribute (`int` or `date`) that orders versions of a record (`version`): a record
+    /// whose value is lower than the stored row's is stale and changes nothing.
+    public let versionAttribute: String?
     /// Where the entity's name is written in its mapping file.
     public let location: SourceLocation
 
@@ -79,8 +101,10 @@ public struct EntitySpec: Sendable, Hashable {
         name: String, table: String, primaryKey: [String], attributes: [AttributeSpec],
         relationships: [RelationshipSpec], root: JSONKeyPath?, cleanup: CleanupPolicy,
         hasTimestamps: Bool, distribution: Distribution? = nil, referenceKey: [String]? = nil,
-        location: SourceLocation
+        tombstones: [Tombstone] = [], versionAttribute: String? = nil, location: SourceLocation
     ) {
+        self.tombstones = tombstones
+        self.versionAttribute = versionAttribute
         self.name = name
         self.table = table
         self.primaryKey = primaryKey
@@ -111,12 +135,18 @@ public struct EntitySpec: Sendable, Hashable {
         attributes.first { $0.name == name }
     }
 
-    /// The relationship (forward or back side) named `name`.
+    /// The relationship (forward or back side) named `name`; for a relationship to a union, the
+    /// one to its first concrete entity (``relationships(named:)`` gives them all).
     ///
     /// - Parameter name: a relationship name.
     /// - Returns: the relationship, or `nil` when the entity has none of that name.
     public func relationship(named name: String) -> RelationshipSpec? {
         relationships.first { $0.name == name }
+    }
+
+    /// Every relationship named `name`: one, or one per concrete entity of a union it links to.
+    public func relationships(named name: String) -> [RelationshipSpec] {
+        relationships.filter { $0.name == name }
     }
 
     /// The primary-key attributes in key order.

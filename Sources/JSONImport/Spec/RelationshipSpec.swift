@@ -23,14 +23,20 @@ public struct RelationshipSpec: Sendable, Hashable {
     /// The `unique` attribute of the target that references match instead of its primary key
     /// (`targetKey`); `nil` for the primary key.
     public let targetKey: String?
+    /// For a relationship declared `to:` a union (SPEC 1.4), the union's name: the entity then
+    /// holds one such relationship per concrete entity of the union (`target`), all of one name,
+    /// each with its own link. `nil` otherwise.
+    public let union: String?
     /// Where the relationship's name is written in its mapping file.
     public let location: SourceLocation
 
     package init(
         name: String, target: String, kind: Kind, key: JSONKeyPath, by: Reference = .auto,
         inverse: String? = nil, policy: Policy = .replace, onDelete: DeleteRule = .nullify,
-        missing: MissingRule = .stub, linkIndex: Int, targetKey: String? = nil, location: SourceLocation
+        missing: MissingRule = .stub, linkIndex: Int, targetKey: String? = nil, union: String? = nil,
+        location: SourceLocation
     ) {
+        self.union = union
         self.name = name
         self.target = target
         self.kind = kind

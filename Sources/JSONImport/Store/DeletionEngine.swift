@@ -80,6 +80,8 @@ enum DeletionSelection {
     case notKept(tenants: [StoredValue]?)
     /// Rows not in the reached set of the last reachability pass: the clean-up pass.
     case unreachable
+    /// The rows of the kept set: those tombstones named.
+    case kept
 }
 
 /// A query of row ids of one entity in the store's own language, with its bound values, made

@@ -88,27 +88,61 @@ struct FilterCompiler<Syntax: FilterSyntax> {
     /// EXISTS (SELECT 1 FROM "User_followers" l1 JOIN "User" t1 ON t1."id" = l1."target"
     ///   JOIN "Repo" t2 ON t2."owner" = t1."id" WHERE l1."source" = r."id" AND t2."name" IS ?)
     /// ```
+    ///
+    /// A step through a relationship to a union (SPEC 1.4) is one condition per concrete entity
+    /// that has the rest of the path, joined by OR; `pinned` holds, by step, the concrete
+    /// entity's relationship each of them follows. After such a step, `entity` is the concrete
+    /// entity's name.
     private mutating func leaf(
-        _ path: [String], on entity: EntityPlan, alias: String,
+        _ path: [String], on entity: EntityPlan, alias: String, pinned: [Int: Int] = [:],
         _ make: (inout FilterCompiler, String, AttributeSpec) throws(FilterError) -> String
     ) throws(FilterError) -> String {
         var (current, currentAlias, rest) = (entity, alias, path[...])
         var tables: [(table: String, on: String)] = []
         var steps = 0
+        var unionStep = false
+        func condition(_ body: String) -> String {
+            guard let first = tables.first else { return body }
+            let joins = tables.dropFirst().map { " JOIN \($0.table) ON \($0.on)" }.joined()
+            return "EXISTS (SELECT 1 FROM \(first.table)\(joins) WHERE \(first.on) AND \(body))"
+        }
         while true {
+            let step = path.count - rest.count
             let name = rest.removeFirst()
-            if rest.isEmpty, let attribute = current.spec.attribute(named: name) {
-                let body = try make(&self, "\(currentAlias).\(quote(attribute.name))", attribute)
-                guard let first = tables.first else { return body }
-                let joins = tables.dropFirst().map { " JOIN \($0.table) ON \($0.on)" }.joined()
-                return "EXISTS (SELECT 1 FROM \(first.table)\(joins) WHERE \(first.on) AND \(body))"
+            if rest.isEmpty, unionStep, name == "entity" {
+                // The concrete entity's name, as a text value of its own.
+                let entityName = AttributeSpec(name: name, type: .scalar(.string), key: JSONKeyPath(segments: [name]), location: current.spec.location)
+                return condition(try make(&self, Syntax.textLiteral(current.spec.name), entityName))
             }
-            guard let r = current.relationships.firstIndex(where: { $0.spec.name == name }) else {
+            if rest.isEmpty, let attribute = current.spec.attribute(named: name) {
+                return condition(try make(&self, "\(currentAlias).\(quote(attribute.name))", attribute))
+            }
+            let candidates = current.relationships.indices.filter { current.relationships[$0].spec.name == name }
+            guard let first = candidates.first else {
                 let names = current.spec.attributes.map(\.name) + current.spec.relationships.map(\.name)
                 throw FilterError(
                     message: "\(current.spec.name) has no field '\(name)'\(Suggestion.hint(for: name, among: names))", column: nil)
             }
-            let relationship = current.relationships[r]
+            if let union = current.relationships[first].union, pinned[step] == nil {
+                var parts: [String] = []
+                for candidate in candidates {
+                    let target = current.relationships[candidate].targetPlan
+                    guard let next = rest.first else {
+                        if target.spec.primaryKey.count == 1 { parts.append(try leaf(path, on: entity, alias: alias, pinned: pinned.merging([step: candidate]) { $1 }, make)) }
+                        continue
+                    }
+                    guard next == "entity" || target.spec.attribute(named: next) != nil || target.spec.relationship(named: next) != nil else { continue }
+                    parts.append(try leaf(path, on: entity, alias: alias, pinned: pinned.merging([step: candidate]) { $1 }, make))
+                }
+                guard !parts.isEmpty else {
+                    let field = rest.first.map { "field '\($0)'" } ?? "single key to compare"
+                    throw FilterError(
+                        message: "no entity of union \(union.spec.name) (\(union.spec.entities.joined(separator: ", "))) has \(field)", column: nil)
+                }
+                return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+            }
+            let relationship = current.relationships[pinned[step] ?? first]
+            unionStep = relationship.union != nil
             let target = plan.entities[relationship.target]
             if rest.isEmpty {
                 // A relationship compared by itself stands for its target's key.

@@ -41,6 +41,12 @@ protocol FilterSyntax {
 }
 
 extension FilterSyntax {
+    /// `text` as a SQL text value, for comparing with a bound text value as a column of
+    /// strings is (the `entity` of a union step); `text` holds no `'`.
+    static func textLiteral(_ text: String) -> String {
+        "CAST('\(text)' AS text)"
+    }
+
     /// The `ORDER BY` terms of a selection of `entity` (alias `r`): each field of `order` once
     /// (a field sorted by a second time changes nothing, its ties are already equal), then the
     /// key that breaks ties (the primary key, or an owned entity's row id) by its stored value.

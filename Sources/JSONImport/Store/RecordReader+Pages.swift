@@ -20,14 +20,29 @@ extension RecordReader {
             for (i, attribute) in spec.attributes.enumerated() { all[attribute.name] = Self.jsonValue(values[i], of: attribute) }
             stored[row] = (all, meta ? Self.metaValues(values[spec.attributes.count...]) : [])
         }
-        var relationships: [(name: String, values: [Int64: RecordValue])] = []
+        // A relationship to a union reads each concrete entity's links: one of them holds the
+        // link of a `one`, and a `many` lists them entity after entity.
+        var relationships: [(name: String, kind: RelationshipSpec.Kind, values: [[Int64: RecordValue]])] = []
         for relationship in entity.relationships where fields?.contains(relationship.spec.name) ?? true {
-            relationships.append((relationship.spec.name, try linkValues(relationship, of: entity, rows: Array(stored.keys))))
+            let values = try linkValues(relationship, of: entity, rows: Array(stored.keys))
+            if relationship.union != nil, relationships.last?.name == relationship.spec.name {
+                relationships[relationships.count - 1].values.append(values)
+            } else {
+                relationships.append((relationship.spec.name, relationship.spec.kind, [values]))
+            }
         }
         return rows.map { row in
             guard let (attributes, metaValues) = stored[row] else { return RecordObject() }
             var all = attributes
-            for (name, values) in relationships { all[name] = values[row] }
+            for (name, kind, values) in relationships {
+                if values.count == 1 {
+                    all[name] = values[0][row]
+                } else if kind == .one {
+                    all[name] = values.lazy.compactMap { $0[row] }.first { $0 != .null } ?? .null
+                } else {
+                    all[name] = .array(values.flatMap { $0[row].flatMap { if case .array(let items) = $0 { items } else { nil } } ?? [] })
+                }
+            }
             var result = RecordObject()
             for name in fields ?? all.keys { result[name] = all[name] }
             for (name, value) in metaValues { result[name] = value }
@@ -56,7 +71,11 @@ extension RecordReader {
         var linked: [Int64: [Int64]] = [:]
         for page in Store.pages(of: rows) { linked.merge(try store.linkedRows(relationship, of: entity, rows: page)) { $1 } }
         let target = plan.entities[relationship.target]
-        let references = try self.references(target, rows: Array(Set(linked.values.joined())))
+        var references = try self.references(target, rows: Array(Set(linked.values.joined())))
+        if relationship.union != nil {
+            // Which entity of the union a link is: `{"entity": "User", "key": 5}`.
+            references = references.mapValues { .object(RecordObject([("entity", .string(target.spec.name)), ("key", $0)])) }
+        }
         var result: [Int64: RecordValue] = [:]
         for row in rows {
             let values = (linked[row] ?? []).map { references[$0] ?? .null }

@@ -17,7 +17,13 @@ extension Store {
             case .linkTable(let name):
                 sql = "SELECT count(*) FROM \(quote(name))"
             }
-            stats.links.append((link.qualifiedName, try engine.rows(sql, []).first?.first?.integer ?? 0))
+            let count = try engine.rows(sql, []).first?.first?.integer ?? 0
+            // A relationship to a union is one link per concrete entity: counted as one.
+            if stats.links.last?.name == link.qualifiedName {
+                stats.links[stats.links.count - 1].count += count
+            } else {
+                stats.links.append((link.qualifiedName, count))
+            }
         }
         return stats
     }

@@ -28,8 +28,14 @@ struct ValidateCommand: Command {
             let key = entity.isOwned ? "owned" : "key: " + entity.primaryKey.joined(separator: ", ")
             table.append([
                 entity.name, key, "attributes: \(entity.attributes.count)",
-                "relationships: \(entity.relationships.count)",
+                "relationships: \(Set(entity.relationships.map(\.name)).count)",
             ])
+        }
+        for union in spec.unions {
+            table.append([union.name, "union by: \(union.key)", "entities: " + union.entities.joined(separator: ", ")])
+        }
+        for document in spec.documents {
+            table.append([document.name, "document", "roots: " + document.roots.map { "\($0.path): \($0.entity)" }.joined(separator: ", ")])
         }
         let entities = Self.count(spec.entities.count, "entity", "entities")
         let files = Self.count(spec.files.count, "file", "files")

@@ -139,7 +139,7 @@ import Testing
         let mapper = try githubMapper()
         let report = try mapper.delete("User", ids: ["99"])
         #expect(report.changes.isEmpty)
-        #expect(report.json() == #"{"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"#)
+        #expect(report.json() == #"{"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"#)
     }
 
     @Test func neighboursWhoseLinksChangeGetANewUpdatedAt() throws {
@@ -154,7 +154,7 @@ import Testing
         let mapper = try githubMapper()
         let report = try mapper.delete("User", ids: ["1"], options: .init(explain: true))
         #expect(report.json(explain: true) == #"""
-            {"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Address":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":2},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"User","key":1,"reason":"delete"},{"entity":"Address","key":null,"reason":"cascade"},{"entity":"Repo","key":5,"reason":"cascade"},{"entity":"Repo","key":6,"reason":"cascade"},{"entity":"Tag","key":"c","reason":"orphan"}]}
+            {"entity":"User","records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Address":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":2},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"deletions":[{"entity":"User","key":1,"reason":"delete"},{"entity":"Address","key":null,"reason":"cascade"},{"entity":"Repo","key":5,"reason":"cascade"},{"entity":"Repo","key":6,"reason":"cascade"},{"entity":"Tag","key":"c","reason":"orphan"}]}
             """#)
         #expect(report.text == """
             delete User: 5 rows deleted

@@ -78,7 +78,7 @@ import Testing
         let report = try mapper.clean(olderThan: 3600, explain: true)
         #expect(report.entity == nil)
         #expect(report.json(explain: true) == #"""
-            {"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[{"entity":"User","key":2,"reason":"evict"},{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"a","reason":"orphan"}]}
+            {"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":0,"updated":1,"unchanged":0,"deleted":1},"Repo":{"inserted":0,"updated":0,"unchanged":0,"deleted":1},"Tag":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{"Tag":1},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"deletions":[{"entity":"User","key":2,"reason":"evict"},{"entity":"Repo","key":5,"reason":"evict"},{"entity":"Tag","key":"a","reason":"orphan"}]}
             """#)
         #expect(try mapper.rowCount("Log") == 1)
     }
@@ -108,6 +108,6 @@ import Testing
     @Test func cleanWithNothingToDoReportsNothing() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 1, "repos": [{"id": 5, "name": "x", "tags": [{"name": "a"}]}]}"#, as: "User")
-        #expect(try mapper.clean().json(explain: true) == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[],"deletions":[]}"#)
+        #expect(try mapper.clean().json(explain: true) == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[],"deletions":[]}"#)
     }
 }

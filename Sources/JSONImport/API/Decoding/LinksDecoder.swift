@@ -7,11 +7,28 @@ final class LinksDecoder: CodingPathNode, Decoder {
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// For a relationship to a union: each linked row's entity (`rows` holds the rows), and
+    /// the union whose discriminators the rows answer.
+    let entities: [EntityPlan]?
+    let union: UnionPlan?
+
     /// The decoder of the linked `rows` of `target`, at `key` below `parent`.
     init(context: DecodingContext, target: EntityPlan, rows: ArraySlice<Int64>, parent: CodingPath, key: any CodingKey) {
         self.context = context
         self.target = target
         self.rows = rows
+        self.entities = nil
+        self.union = nil
+        super.init(parent: parent, key: key)
+    }
+
+    /// The decoder of the rows a relationship to `union` links to, each of its own entity.
+    init(context: DecodingContext, union: UnionPlan, targets: [(entity: EntityPlan, row: Int64)], parent: CodingPath, key: any CodingKey) {
+        self.context = context
+        self.target = context.store.plan.entities[union.entities[0]]
+        self.rows = ArraySlice(targets.map(\.row))
+        self.entities = targets.map(\.entity)
+        self.union = union
         super.init(parent: parent, key: key)
     }
 
@@ -46,9 +63,10 @@ private struct LinksContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "no more linked rows"))
         }
         defer { currentIndex += 1 }
+        let entity = decoder.entities?[currentIndex] ?? decoder.target
         return RowDecoder(
-            context: decoder.context, entity: decoder.target, row: decoder.rows[decoder.rows.startIndex + currentIndex],
-            parent: decoder.path, key: IndexKey(currentIndex))
+            context: decoder.context, entity: entity, row: decoder.rows[decoder.rows.startIndex + currentIndex],
+            parent: decoder.path, key: IndexKey(currentIndex), discriminators: decoder.union?.discriminators(of: entity.index) ?? [])
     }
 
     mutating func decodeNil() throws -> Bool { false }

@@ -18,7 +18,9 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         (entity.spec.attributes.map(\.name) + entity.spec.relationships.map(\.name)).compactMap(Key.init(stringValue:))
     }
 
-    func contains(_ key: Key) -> Bool { property(key) != nil }
+    func contains(_ key: Key) -> Bool {
+        property(key) != nil || decoder.discriminators.contains { $0.path == [key.stringValue] }
+    }
 
     private func property(_ key: Key) -> RowProperty? {
         page.property(named: key.stringValue, after: &decoder.lastProperty)
@@ -29,6 +31,34 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func linkedRows(_ relationship: Int) throws -> ArraySlice<Int64> {
         try context.linkedRows(relationship, of: entity, row: decoder.row, path: decoder.path)
+    }
+
+    /// For a relationship to a union (SPEC 1.4), the rows that it and its siblings of the same
+    /// name (one per concrete entity) link to, entity after entity.
+    private func unionTargets(_ relationship: Int) throws -> [(entity: EntityPlan, row: Int64)] {
+        let name = entity.relationships[relationship].spec.name
+        var targets: [(entity: EntityPlan, row: Int64)] = []
+        var index = relationship
+        while index < entity.relationships.count, entity.relationships[index].spec.name == name {
+            let target = entity.relationships[index].targetPlan
+            targets += try linkedRows(index).map { (target, $0) }
+            index += 1
+        }
+        return targets
+    }
+
+    /// The decoder of a union's linked row, which also answers the union's discriminators.
+    private func unionRowDecoder(_ relationship: Int, _ target: (entity: EntityPlan, row: Int64), key: any CodingKey, parent: CodingPath) -> RowDecoder {
+        let union = entity.relationships[relationship].union!
+        return RowDecoder(
+            context: context, entity: target.entity, row: target.row, parent: parent, key: key,
+            discriminators: union.discriminators(of: target.entity.index))
+    }
+
+    /// A discriminator of the union the row was reached through, decoded as its text.
+    private func discriminator<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let value = decoder.discriminators.first(where: { $0.path == [key.stringValue] })?.value else { return nil }
+        return try StoredValueDecoder(value: .text(value), type: .scalar(.string), path: decoder.path, key: key).decode(type)
     }
 
     private func attributeDecoder(_ index: Int, _ key: Key) -> StoredValueDecoder {
@@ -42,8 +72,11 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case .attribute(let index): return value(index) == .null
         case .relationship(let relationship):
             guard entity.spec.relationships[relationship].kind == .one else { return false }
+            if entity.relationships[relationship].union != nil { return try unionTargets(relationship).isEmpty }
             return try linkedRows(relationship).isEmpty
-        case nil: throw notFound(key)
+        case nil:
+            if decoder.discriminators.contains(where: { $0.path == [key.stringValue] }) { return false }
+            throw notFound(key)
         }
     }
 
@@ -55,6 +88,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if let nested = try relationshipDecoder(type, relationship, key) { return try decode(type, from: nested) }
             return try noValue(type, relationship, key)
         case nil:
+            if let value = try discriminator(type, key) { return value }
             return try noValue(type, nil, key)
         }
     }
@@ -81,6 +115,7 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let nested = try relationshipDecoder(type, relationship, key) else { return nil }
             return try decode(type, from: nested)
         case nil:
+            if let value = try discriminator(type, key) { return value }
             if let misspelt = misspelt(key) { throw misspelt }
             return nil
         }
@@ -94,6 +129,13 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if decoder.isRepeat && DecodingShape.nests(type) {
             guard isMany else { return nil }
             return .links(LinksDecoder(context: context, target: plan.targetPlan, rows: [], parent: decoder.path, key: key))
+        }
+        if let union = plan.union {
+            let targets = try unionTargets(relationship)
+            if isMany {
+                return .links(LinksDecoder(context: context, union: union, targets: targets, parent: decoder.path, key: key))
+            }
+            return targets.first.map { .row(unionRowDecoder(relationship, $0, key: key, parent: decoder.path)) }
         }
         let rows = try linkedRows(relationship)
         if isMany { return .links(LinksDecoder(context: context, target: plan.targetPlan, rows: rows, parent: decoder.path, key: key)) }
@@ -130,6 +172,17 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case .attribute(let index): return attributeDecoder(index, key)
         case .relationship(let relationship):
             let target = entity.relationships[relationship].targetPlan
+            if let union = entity.relationships[relationship].union {
+                let targets = try unionTargets(relationship)
+                if entity.spec.relationships[relationship].kind == .many {
+                    return LinksDecoder(context: context, union: union, targets: targets, parent: decoder.path, key: key)
+                }
+                guard let first = targets.first else {
+                    throw DecodingError.valueNotFound(Any.self, .init(
+                        codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' links to no \(union.spec.name)"))
+                }
+                return unionRowDecoder(relationship, first, key: key, parent: decoder.path)
+            }
             let rows = try linkedRows(relationship)
             if entity.spec.relationships[relationship].kind == .many {
                 return LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key)

@@ -27,11 +27,20 @@ final class RowDecoder: CodingPathNode, Decoder {
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// For a row reached through a relationship to a union: the discriminators an object of
+    /// its entity carries (`type: "User"`), which its keyed container also answers, so a
+    /// Swift enum decodes it as it decodes the API's JSON.
+    let discriminators: [(path: [String], value: String)]
+
     /// The decoder of `row` of `entity`, at `key` below `parent` (`nil` for a top-level value).
-    init(context: DecodingContext, entity: EntityPlan, row: Int64, parent: CodingPath, key: (any CodingKey)?) {
+    init(
+        context: DecodingContext, entity: EntityPlan, row: Int64, parent: CodingPath, key: (any CodingKey)?,
+        discriminators: [(path: [String], value: String)] = []
+    ) {
         self.context = context
         self.entity = entity
         self.row = row
+        self.discriminators = discriminators
         super.init(parent: parent, key: key)
     }
 

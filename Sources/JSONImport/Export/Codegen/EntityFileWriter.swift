@@ -115,7 +115,8 @@ struct EntityFileWriter {
                 docs: comments.comment(forLine: attribute.location.line), path: attribute.key.segments,
                 value: value, defaultValue: defaultValue))
         }
-        for relationship in entity.relationships {
+        // A relationship to a union reaches several entities: no property of one type holds it.
+        for relationship in entity.relationships where relationship.union == nil {
             guard let form = types.form(of: relationship, in: entity) else { continue }
             let element = types.elementType(of: relationship, form: form)
             let target = types.spec[entity: relationship.target]

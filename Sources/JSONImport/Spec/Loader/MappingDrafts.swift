@@ -15,6 +15,10 @@ struct EntityDraft {
     var cleanup: CleanupPolicy?
     var hasTimestamps = true
     var distribution: DistributionDraft?
+    var tombstones: [Tombstone] = []
+    /// The `deleteWhen` key, for problems with it.
+    var tombstonesLocation: SourceLocation?
+    var version: (name: String, location: SourceLocation)?
 
     init(name: String, location: SourceLocation) {
         self.name = name
@@ -24,6 +28,22 @@ struct EntityDraft {
     }
 
     var isOwned: Bool { !declaresPrimaryKey }
+}
+
+/// A union as read (SPEC 1.4); its routes are checked once every file is read.
+struct UnionDraft {
+    let name: String
+    let location: SourceLocation
+    var key: JSONKeyPath?
+    var routes: [(value: String, target: String, location: SourceLocation)] = []
+    var root: JSONKeyPath?
+}
+
+/// A document as read (SPEC 1.5); its roots' entities are checked once every file is read.
+struct DocumentDraft {
+    let name: String
+    let location: SourceLocation
+    var roots: [(path: JSONKeyPath, entity: String, location: SourceLocation)] = []
 }
 
 /// A `distribution` as read (SPEC 6), with where it is written.
@@ -61,6 +81,11 @@ struct RelationshipDraft {
     var missingLocation: SourceLocation?
     var targetKey: String?
     var targetKeyLocation: SourceLocation?
+    /// For one concrete entity of a union target: the union's name (``RelationshipSpec/union``).
+    var union: String?
+    /// The name its storage (link column or table) is derived from: the relationship's name,
+    /// and for a union, the name and the concrete entity's.
+    var storageName: String { union == nil ? name : "\(name)__\(target ?? "")" }
 
     init(name: String, location: SourceLocation, key: JSONKeyPath) {
         self.name = name

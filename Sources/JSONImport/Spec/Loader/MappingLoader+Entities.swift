@@ -1,10 +1,10 @@
 /// Reading a file's top level and its entities (SPEC 1, 1.1).
 extension MappingLoader {
-    static let topLevelKeys = ["version", "defaults", "entities"]
+    static let topLevelKeys = ["version", "defaults", "entities", "documents"]
     static let defaultsKeys = ["keyStyle"]
     static let entityKeys = [
         "primaryKey", "attributes", "relationships", "keyStyle", "root", "table", "cleanup", "timestamps",
-        "distribution",
+        "distribution", "oneOf", "deleteWhen", "version",
     ]
 
     static let keyStyles = KeyStyle.allCases.map { ($0.rawValue, $0) }
@@ -30,8 +30,14 @@ extension MappingLoader {
         {
             keyStyle = option(node, for: "keyStyle", Self.keyStyles) ?? .asIs
         }
+        if let documents = top["documents"] {
+            for pair in pairs(documents, place: "for 'documents'") ?? [] {
+                guard let name = pair.key.scalar?.value else { continue }
+                readDocument(name, key: pair.key, body: pair.value)
+            }
+        }
         guard let entities = top["entities"] else {
-            report(.missingKey, "missing top-level key 'entities'", at: location(of: root))
+            if top["documents"] == nil { report(.missingKey, "missing top-level key 'entities'", at: location(of: root)) }
             return
         }
         for pair in pairs(entities, place: "for 'entities'") ?? [] {
@@ -48,6 +54,10 @@ extension MappingLoader {
             drafts.append(entity)
             return
         }
+        if let node = fields["oneOf"] {
+            readUnion(name, at: entity.location, oneOf: node, fields: fields)
+            return
+        }
         let keyStyle = fields["keyStyle"].flatMap { option($0, for: "keyStyle", Self.keyStyles) } ?? fileStyle
         if let node = fields["table"], let table = text(node, for: "table") {
             entity.table = table
@@ -58,6 +68,11 @@ extension MappingLoader {
         if let node = fields["cleanup"] { entity.cleanup = option(node, for: "cleanup", Self.cleanupPolicies) }
         if let node = fields["timestamps"] { entity.hasTimestamps = bool(node, for: "timestamps") ?? true }
         if let node = fields["distribution"] { entity.distribution = readDistribution(node, of: name) }
+        if let node = fields["deleteWhen"] {
+            entity.tombstones = readTombstones(node, of: name)
+            entity.tombstonesLocation = fields.keyNode("deleteWhen").map(location(of:))
+        }
+        if let node = fields["version"], let version = text(node, for: "version") { entity.version = (version, location(of: node)) }
         if let node = fields["primaryKey"] {
             entity.declaresPrimaryKey = true
             entity.primaryKey = readPrimaryKey(node)
@@ -85,8 +100,50 @@ extension MappingLoader {
         }
         checkPropertyNames(of: entity)
         // Without attributes every key name would be reported too; the missing attributes say it all.
-        if !entity.attributes.isEmpty { checkPrimaryKey(of: entity) }
+        if !entity.attributes.isEmpty {
+            checkPrimaryKey(of: entity)
+            checkSyncRules(of: entity)
+        }
         drafts.append(entity)
+    }
+
+    /// `deleteWhen: { key: KEYPATH, equals: VALUE }`, or a list of them.
+    private mutating func readTombstones(_ node: YAMLNode, of entity: String) -> [Tombstone] {
+        var rules: [Tombstone] = []
+        for item in node.sequence ?? [node] {
+            guard item.mapping != nil else {
+                report(.invalidValue, "'deleteWhen' is '{ key: KEYPATH, equals: VALUE }' or a list of them, found \(item.summary)", at: item)
+                continue
+            }
+            guard let fields = fields(item, allowed: ["key", "equals"], place: "in 'deleteWhen' of '\(entity)'") else { continue }
+            guard let keyNode = fields["key"], let equals = fields["equals"] else {
+                report(.missingKey, "'deleteWhen' of '\(entity)' needs 'key' (where the marker is) and 'equals' (its value)", at: item)
+                continue
+            }
+            guard let key = keyPath(keyNode, for: "key") else { continue }
+            guard let value = Self.literal(equals) else {
+                report(.invalidValue, "'equals' takes a JSON value (a string, number, bool or null), found \(equals.summary)", at: equals)
+                continue
+            }
+            rules.append(Tombstone(key: key, value: value))
+        }
+        return rules
+    }
+
+    /// A tombstone deletes a row by its key, and a version is an `int` or a `date` attribute.
+    private mutating func checkSyncRules(of entity: EntityDraft) {
+        if entity.isOwned, let location = entity.tombstonesLocation {
+            report(.invalidValue, "'deleteWhen' needs a primary key: entity '\(entity.name)' is owned, a tombstone could not name its row", at: location)
+        }
+        guard let (name, location) = entity.version else { return }
+        guard let attribute = entity.attributes.first(where: { $0.spec.name == name }) else {
+            let hint = Suggestion.hint(for: name, among: entity.attributes.map(\.spec.name))
+            report(.invalidValue, "version '\(name)' names no attribute of '\(entity.name)'\(hint)", at: location)
+            return
+        }
+        if attribute.isTypeKnown, attribute.spec.type != .scalar(.int), attribute.spec.type != .scalar(.date) {
+            report(.invalidValue, "version attribute '\(name)' of '\(entity.name)' is \(attribute.spec.type); a version is an int or a date", at: location)
+        }
     }
 
     /// `distribution: reference` or `distribution: { key: ATTRIBUTE }`.

@@ -13,11 +13,14 @@ extension MappingLoader {
     struct Resolved {
         var entities: [EntitySpec] = []
         var links: [Link] = []
+        var unions: [UnionSpec] = []
+        var documents: [DocumentSpec] = []
     }
 
     mutating func resolve() -> Resolved {
         let (index, duplicates) = indexEntities()
         var tables = checkTables(skipping: duplicates)
+        let (unions, documents) = resolveUnions(index)
         checkTargets(index)
         let backSides = pairInverses(index)
         let (links, linkIndex) = makeLinks(index, backSides: backSides, skipping: duplicates, tables: &tables)
@@ -28,7 +31,7 @@ extension MappingLoader {
             makeEntity(draft, at: i, distribution: distributions[i], linkIndex: linkIndex)
         }
         checkColumnCounts(entities, links: links)
-        return Resolved(entities: entities, links: links)
+        return Resolved(entities: entities, links: links, unions: unions, documents: documents)
     }
 
     /// Reports each entity whose table would need more columns than SQLite allows, so that
@@ -169,7 +172,9 @@ extension MappingLoader {
         guard let name = back.inverse, let location = back.inverseLocation, let target = back.target,
             let t = index[target]
         else { return nil }
-        guard let k = drafts[t].relationships.firstIndex(where: { $0.name == name }) else {
+        // Of a relationship to a union, the back side pairs with the one to its own entity.
+        let candidates = drafts[t].relationships.indices.filter { drafts[t].relationships[$0].name == name }
+        guard let k = candidates.first(where: { drafts[t].relationships[$0].target == source }) ?? candidates.first else {
             let hint = Suggestion.hint(for: name, among: drafts[t].relationships.map(\.name))
             report(.invalidInverse, "inverse '\(name)' names no relationship of '\(target)'\(hint)", at: location)
             return nil
@@ -223,9 +228,9 @@ extension MappingLoader {
                         table: drafts[t].table, column: back?.name ?? "", onSource: false, isUnique: false)
                 case (.one, let backKind):
                     storage = .foreignKey(
-                        table: draft.table, column: forward.name, onSource: true, isUnique: backKind == .one)
+                        table: draft.table, column: forward.storageName, onSource: true, isUnique: backKind == .one)
                 case (.many, _):
-                    let name = "\(draft.table)_\(forward.name)"
+                    let name = "\(draft.table)_\(forward.storageName)"
                     claimLinkTable(name, for: qualifiedName(id), at: forward.location, tables: &tables)
                     storage = .linkTable(name: name)
                 }
@@ -262,7 +267,8 @@ extension MappingLoader {
             }
             return RelationshipSpec(
                 name: r.name, target: target, kind: kind, key: r.key, by: r.by, inverse: r.inverse, policy: r.policy,
-                onDelete: r.onDelete, missing: r.missing, linkIndex: link, targetKey: r.targetKey, location: r.location)
+                onDelete: r.onDelete, missing: r.missing, linkIndex: link, targetKey: r.targetKey, union: r.union,
+                location: r.location)
         }
         // A distributed entity's keys are unique within its tenant: the tenant comes first in them.
         let declaredKey = draft.primaryKey.map(\.name)
@@ -274,6 +280,7 @@ extension MappingLoader {
             name: draft.name, table: draft.table, primaryKey: primaryKey,
             attributes: draft.attributes.map(\.spec), relationships: relationships, root: draft.root,
             cleanup: draft.cleanup ?? (draft.isOwned ? .orphans : .none), hasTimestamps: draft.hasTimestamps,
-            distribution: distribution, referenceKey: declaredKey, location: draft.location)
+            distribution: distribution, referenceKey: declaredKey, tombstones: draft.tombstones,
+            versionAttribute: draft.version?.name, location: draft.location)
     }
 }

@@ -12,6 +12,10 @@ struct MappingLoader {
     private(set) var files: [String] = []
     /// Every entity read so far, in declaration order (files in reading order).
     var drafts: [EntityDraft] = []
+    /// Every union read so far (SPEC 1.4).
+    var unionDrafts: [UnionDraft] = []
+    /// Every document read so far (SPEC 1.5).
+    var documentDrafts: [DocumentDraft] = []
     /// The file being read: where node positions point.
     private(set) var file = ""
     private var lines: [String: [Substring]] = [:]
@@ -42,7 +46,9 @@ struct MappingLoader {
     mutating func finish() throws(MappingLoadError) -> MappingSpec {
         let resolved = resolve()
         guard diagnostics.isEmpty else { throw MappingLoadError(diagnostics: sortedDiagnostics()) }
-        return MappingSpec(entities: resolved.entities, links: resolved.links, files: files)
+        return MappingSpec(
+            entities: resolved.entities, links: resolved.links, files: files, unions: resolved.unions,
+            documents: resolved.documents)
     }
 
     /// libyaml's message, with the usual cause named when it points at a tab.

@@ -66,6 +66,8 @@ final class PostgresDeletionEngine: DeletionEngine {
             }
         case .unreachable:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))
+        case .kept:
+            select = "SELECT id FROM \(keptTable)"
         }
         return try run(
             "INSERT INTO \(markTable(entity)) (id, round) SELECT *, 0 FROM (\(select)) q ON CONFLICT (id) DO NOTHING",

@@ -46,6 +46,8 @@ final class SQLiteDeletionEngine: DeletionEngine {
             }
         case .unreachable:
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(reachTable(entity)))"
+        case .kept:
+            select = "SELECT id FROM \(keptTable)"
         }
         try connection.run("INSERT OR IGNORE INTO \(markTable(entity)) (id, round) SELECT *, 0 FROM (\(select))", parameters)
         return connection.changes
