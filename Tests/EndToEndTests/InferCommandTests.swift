@@ -139,6 +139,22 @@ import Testing
         #expect(draft.contains("  \(entity):  # "), "\(draft)")
     }
 
+    /// The API responses of `Fixtures/APIs` (see its PROVENANCE.md), mapped by hand there with
+    /// unions and documents, drafted here without them.
+    @Test(arguments: [
+        ("Issue", "github/issues.json"), ("Commit", "github/commits.json"), ("Repo", "github/repos.json"),
+        ("Article", "jsonapi/articles.json"), ("FeedItem", "feed/timeline.json"),
+    ])
+    func theRecordedAPIResponsesGiveDraftsThatValidateAndImportThem(entity: String, file: String) throws {
+        let workspace = try Workspace()
+        let name = file.replacingOccurrences(of: "/", with: "-")
+        let recorded = Self.fixtures.deletingLastPathComponent().appendingPathComponent("APIs/" + file)
+        try workspace.write(String(contentsOf: recorded, encoding: .utf8), to: name)
+        let (draft, report) = try inferValidateImport(entity, [name], in: workspace)
+        #expect((report["records"] as? Int ?? 0) > 0)
+        #expect(!draft.contains("oneOf") && !draft.contains("documents:"))
+    }
+
     @Test func outReplacesTheFileAndReportsItUnlessQuiet() throws {
         let workspace = try workspace(with: "github-search-repositories.json")
         try workspace.write("old", to: "draft.yml")

@@ -20,7 +20,7 @@ struct SampleReader {
     /// - Throws: ``ImportError`` when the payload cannot be read or is not JSON;
     ///   ``InferenceError`` `notARecord` for a record that is not an object.
     mutating func read(_ source: ImportSource) throws {
-        let format = options.format ?? Self.format(of: source)
+        let format = options.format ?? source.impliedFormat
         let reader = PayloadReader(
             source: source, format: format, root: options.root.map(JSONKeyPath.init(dotted:)),
             parser: JSONParser(maxDepth: options.maxDepth), maxSize: options.maxPayloadSize)
@@ -85,11 +85,5 @@ struct SampleReader {
         var list = value
         for segment in path { list = list[segment]! }
         return (path, list)
-    }
-
-    /// The format an import gives `source` when none is named.
-    private static func format(of source: ImportSource) -> PayloadFormat {
-        if case .file(let path) = source { return PayloadFormat(fileName: path) }
-        return .json
     }
 }

@@ -7,8 +7,11 @@ extension ImportRun {
     /// records whose first has the key the error is about: `missing primary key 'id' (key
     /// 'id'); the payload wraps a list of records under 'items': import it with --root items,
     /// or give User 'root: items'`.
-    func message(of error: RecordError, in record: PayloadReader.Record) -> String {
-        guard record.isWholeDocument, case .key(let key)? = error.path.first, !holdsKeys(of: entity.spec, record.value) else {
+    func message(of error: RecordError, in record: PayloadReader.Record, of root: ImportTarget.Root) -> String {
+        // A union's records are routed first; only an entity's are read for its keys.
+        guard let entity = root.entity, record.isWholeDocument, case .key(let key)? = error.path.first,
+            !holdsKeys(of: entity.spec, record.value)
+        else {
             return error.message
         }
         let name = entity.spec.name.lowercased()
@@ -17,7 +20,7 @@ extension ImportRun {
         else {
             return error.message
         }
-        let path = ((options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)?.segments ?? []) + list
+        let path = (root.path?.segments ?? []) + list
         // A key with a dot in it cannot be written as a dotted --root.
         guard !path.contains(where: { $0.contains(".") || $0.isEmpty }) else { return error.message }
         let dotted = path.joined(separator: ".")
