@@ -9,9 +9,10 @@ import Foundation
 /// DraftNames.singular("categories")                        // "category"
 /// ```
 enum DraftNames {
-    /// Names are cut to this many characters, so that a table and its link tables keep within
-    /// the identifier lengths stores allow.
-    static let maximumLength = 48
+    /// Names are cut to this many characters, so that the longest identifier the store derives
+    /// from an entity and a property, the index `Entity_relationship_target` of a link table,
+    /// keeps within PostgreSQL's 63 bytes (names are ASCII).
+    static let maximumLength = 27
 
     /// The words of a JSON key, its accents dropped: split at every character that is not an
     /// ASCII letter or digit, then at case changes as ``KeyStyle`` splits names (`htmlURL` →
