@@ -9,7 +9,7 @@ struct DraftWriter {
     let keyStyle: KeyStyle
     /// Where the root records sit in a JSON sample, and why, when not at the top.
     let root: (segments: [String], note: String?)?
-    /// The samples' names and how many root records they held, for the header.
+    /// The samples' names, for the header.
     let sources: [String]
 
     /// The whole file.
@@ -71,7 +71,10 @@ struct DraftWriter {
         guard let candidate = entity.fields.first(where: { KeyCandidates.isCandidate($0.key, entity: entity.name) }) else {
             return objects + "; owned: no id"
         }
-        return objects + "; owned: '\(candidate.key)' is missing, null or no key in some"
+        let values = candidate.values
+        let why = values.present < entity.count ? "missing in \(entity.count - values.present)"
+            : values.nulls > 0 ? "null in \(values.nulls)" : "not always an integer or a string"
+        return objects + "; owned: '\(candidate.key)' \(why)"
     }
 
     // MARK: Properties

@@ -17,6 +17,8 @@ struct ShapeClusters {
     private(set) var included: [Int] = []
     private var isIncluded: [Bool]
     private var parents: [Int]
+    /// The groups of ``clusterByName(rootEntity:)``, for ``clusterByKey()``.
+    private var signatures: [(representative: Int, signature: Signature)] = []
 
     /// Keys two differently named shapes must share at least to be one entity.
     static let minimumSharedKeys = 4
@@ -100,9 +102,6 @@ struct ShapeClusters {
         }
         signatures = groups.values.flatMap { $0 }.sorted { $0.representative < $1.representative }
     }
-
-    /// The groups of ``clusterByName(rootEntity:)``, for ``clusterByKey()``.
-    private var signatures: [(representative: Int, signature: Signature)] = []
 
     private mutating func clusterByKey() {
         var keyed: [(representative: Int, signature: Signature)] = []

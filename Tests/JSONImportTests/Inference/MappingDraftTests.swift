@@ -180,6 +180,9 @@ import Testing
         #expect(try draft.entitySpec("Item").isOwned)
         #expect(draft.yaml.contains("\n    cleanup: none  # no key in every record: each import adds its records as new rows\n"))
         #expect(try draft.importing(samples).counts(for: "Item").inserted == 2)
+        let nested = try inferDraft(#"[{"id": 1, "parent": {"id": 5}}, {"id": 2, "parent": {"id": null}}, {"id": 3, "other": {"x": 1}}]"#)
+        #expect(nested.yaml.contains("  Parent:  # 2 objects in Item.parent; owned: 'id' null in 1\n"), "\(nested.yaml)")
+        #expect(nested.yaml.contains("  Other:  # 1 object in Item.other; owned: no id\n"), "\(nested.yaml)")
     }
 
     @Test func wrappedRecordsGiveTheEntityItsRootAndTheKeysBesideThemAreLeftOut() throws {
