@@ -4,7 +4,7 @@
 struct SampleReader {
     let entity: String
     let options: InferenceOptions
-    let collector = ShapeCollector()
+    private(set) var collector = ShapeCollector()
     /// Where each JSON sample that held records had them: under a key path, or at the top (`nil`).
     private var placements: [(source: String, path: [String]?)] = []
     /// The keys beside the records in the first sample that wrapped them.
