@@ -183,12 +183,14 @@ import Testing
         try workspace.write("[{\"id\": 1}, \"two\"]", to: "scalars.json")
         try workspace.write("{\"items\": [{\"id\": 1}]}", to: "page.json")
         try workspace.write("[{\"id\": 2}]", to: "list.json")
+        try workspace.write("{\"id\": 1}\n\n[1]\n", to: "lines.jsonl")
         let cases: [([String], Int32, String)] = [
             (["missing.json"], 1, "error: cannot read 'missing.json': No such file or directory\n"),
             (["bad.json"], 1, "error: bad.json:2:11: invalid JSON (byte 22): unexpected character or missing ',' ':' ']' or '}'\n"),
             (["blank.json"], 1, "error: blank.json:1:1: invalid JSON (byte 0): no JSON value (empty input)\n"),
             (["empty.json"], 1, "error: no records to infer a mapping from in 'empty.json'\n"),
             (["scalars.json"], 1, "error: scalars.json: record 1 at $[1]: expected an object, found string \"two\"\n"),
+            (["lines.jsonl"], 1, "error: lines.jsonl:3: record 1 at $: expected an object, found array\n"),
             (["page.json", "list.json"], 1,
              "error: the samples hold their records in different places: 'page.json' under 'items', 'list.json' at the top; infer them separately\n"),
         ]

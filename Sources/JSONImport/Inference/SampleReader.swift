@@ -32,7 +32,10 @@ struct SampleReader {
                 placements.append((source.name, path))
                 if siblings.isEmpty { siblings = record.value.members.map { String(decoding: $0.key, as: UTF8.self) }.filter { $0 != path[0] } }
                 isPlaced = true
-                for element in list.elements { collector.add(record: element) }
+                for element in list.elements {
+                    try cancellation?.check()
+                    collector.add(record: element)
+                }
                 return
             }
             if !isPlaced {
@@ -40,9 +43,11 @@ struct SampleReader {
                 isPlaced = true
             }
             guard record.value.kind == .object else {
-                throw InferenceError(
-                    .notARecord, "\(source.name): record \(record.index) at \(record.path): expected an object, found \(record.value.summary)",
-                    at: ErrorLocation(file: source.name, record: record.index, path: record.path, line: record.line))
+                // Placed as an import places a record error: `users.jsonl:3: record 2 at $: …`.
+                let issue = ImportIssue(
+                    file: source.name, record: record.index, path: record.path,
+                    message: "expected an object, found \(record.value.summary)", line: record.line)
+                throw InferenceError(.notARecord, issue.description, at: issue.location)
             }
             collector.add(record: record.value)
         }
