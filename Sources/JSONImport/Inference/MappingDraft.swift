@@ -34,7 +34,7 @@ public struct MappingDraft: Sendable, Hashable {
     public let entity: String
     /// The mapping file, YAML with comments.
     public let yaml: String
-    /// The draft, loaded and validated.
+    /// The draft, loaded and validated (its locations name the file `ENTITY.yml`).
     public let spec: MappingSpec
     /// Where the root records sit in the JSON samples; `nil` when at the top.
     public let root: JSONKeyPath?
