@@ -74,6 +74,15 @@ import Testing
         #expect(rooted.exitCode == 2 && rooted.stderr.contains("--root does not apply to document 'Dump'"), "\(rooted)")
     }
 
+    @Test func aUnionOrADocumentIsNotQueriedItself() throws {
+        let workspace = try Workspace(mappings: ["github.yml": Self.mapping])
+        try workspace.importing(Self.issues, as: "Issue")
+        let query = try workspace.run(["query", "Actor"])
+        #expect(query.exitCode == 2 && query.stderr.contains("'Actor' is a union of User, Bot: its rows belong to those entities; name one of them"), "\(query)")
+        let export = try workspace.run(["export", "Dump"])
+        #expect(export.exitCode == 2 && export.stderr.contains("'Dump' is a document of Actor, Issue"), "\(export)")
+    }
+
     @Test func aBareKeyReferenceToAUnionIsRefusedWithItsPosition() throws {
         let bad = Self.mapping.replacingOccurrences(of: "author: { to: Actor, kind: one }", with: "author: { to: Actor, kind: one, by: id }")
         let workspace = try Workspace(mappings: ["github.yml": bad])

@@ -4,6 +4,17 @@ extension Store {
     /// The entity named `name`, or a ``QueryError`` with a did-you-mean.
     func entityPlan(_ name: String) throws -> EntityPlan {
         guard let entity = plan.entity(named: name) else {
+            // A union or a document is imported by its name; its rows belong to its entities.
+            if let union = spec.union(named: name) {
+                throw QueryError(
+                    .unknownEntity,
+                    "'\(name)' is a union of \(union.entities.joined(separator: ", ")): its rows belong to those entities; name one of them")
+            }
+            if let document = spec.document(named: name) {
+                throw QueryError(
+                    .unknownEntity,
+                    "'\(name)' is a document of \(document.roots.map(\.entity).joined(separator: ", ")): its rows belong to those; name one of them")
+            }
             throw QueryError(.unknownEntity, "unknown entity '\(name)'\(Suggestion.hint(for: name, among: spec.entities.map(\.name)))")
         }
         return entity

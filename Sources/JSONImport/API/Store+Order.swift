@@ -15,6 +15,11 @@ extension Store {
                     "cannot order by '\(field)': \(current.spec.name) has no relationship '\(segment)'\(Suggestion.hint(for: segment, among: names))")
             }
             let relationship = current.relationships[index]
+            if let union = relationship.union {
+                throw QueryError(
+                    .unknownField,
+                    "cannot order by '\(field)': '\(segment)' links to union \(union.spec.name), whose entities each hold their own fields")
+            }
             guard relationship.spec.kind == .one, relationship.columnName != nil else {
                 throw QueryError(
                     .unknownField,

@@ -5,11 +5,13 @@ extension ImportRun {
     ///
     /// - Parameters:
     ///   - pruning: the root entities to prune: those of the roots some payload held.
+    ///   - scopes: per root entity (by index), the rows `--prune-scope` lets prune delete.
     ///   - skippedKeys: primary keys of the root records skipped under `onError: skip`; prune
     ///     keeps their rows.
     /// - Returns: the deleted rows that existed before the import (keys read with `explain`).
     func deleteAfterRecords(
-        _ importer: Importer, pruning: [EntityPlan], skippedKeys: [(entity: EntityPlan, key: [StoredValue])]
+        _ importer: Importer, pruning: [EntityPlan], scopes: [Int: CompiledQuery] = [:],
+        skippedKeys: [(entity: EntityPlan, key: [StoredValue])]
     ) throws -> [Deletion] {
         let deleter = Deleter(store: store)
         deleter.readsKeys = options.explain || store.writeState.collectsChanges
@@ -23,7 +25,9 @@ extension ImportRun {
         if options.prune {
             try deleter.reset()
             for entity in pruning {
-                try markPruned(entity, deleter, importer, skippedKeys: skippedKeys.filter { $0.entity === entity }.map(\.key))
+                try markPruned(
+                    entity, deleter, importer, scope: scopes[entity.index],
+                    skippedKeys: skippedKeys.filter { $0.entity === entity }.map(\.key))
             }
             let outcome = try deleter.apply(.prune, tracker: importer.tracker)
             deletions += outcome.deletions
@@ -46,9 +50,12 @@ extension ImportRun {
     }
 
     /// Marks the rows of root entity `entity` that this import neither contained a record for
-    /// (at any depth) nor created, except those whose key is in a skipped record. A distributed
-    /// root entity is pruned in the tenants its root records name only (SPEC 6).
-    private func markPruned(_ entity: EntityPlan, _ deleter: Deleter, _ importer: Importer, skippedKeys: [[StoredValue]]) throws {
+    /// (at any depth) nor created, except those whose key is in a skipped record, and within
+    /// `scope` when one is given. A distributed root entity is pruned in the tenants its root
+    /// records name only (SPEC 6).
+    private func markPruned(
+        _ entity: EntityPlan, _ deleter: Deleter, _ importer: Importer, scope: CompiledQuery?, skippedKeys: [[StoredValue]]
+    ) throws {
         let engine = deleter.engine
         try engine.resetKept()
         try importer.tracker.rows(of: entity.index, where: { status, seen in seen || status == .inserted }) { (rows) throws(StoreError) in
@@ -60,7 +67,7 @@ extension ImportRun {
         // A stale record names its row, which stays as it is.
         if let rows = importer.staleRows[entity.index] { try engine.keep(rows: rows.sorted()) }
         let tenants = entity.tenantSlot.map { _ in importer.rootTenants.sorted { $0.shown < $1.shown } }
-        try deleter.mark(entity, .notKept(tenants: tenants))
+        try deleter.mark(entity, .notKept(tenants: tenants, within: scope))
     }
 }
 

@@ -12,6 +12,10 @@ public struct ImportOptions: Sendable, Hashable {
     public var format: PayloadFormat?
     /// Sync mode: delete rows of the root entity that the import did not contain.
     public var prune: Bool
+    /// With ``prune``: prune only the root rows matching this filter (SPEC 4.3), evaluated
+    /// after the import's records are applied: a sync of one parent's children
+    /// (`repository.fullName = 'acme/app'`). Without `prune`, a usage error.
+    public var pruneScope: String?
     /// What a record error does to the import; ``ErrorPolicy/abort`` by default.
     public var onError: ErrorPolicy
     /// Run the clean-up pass after the records (SPEC 2.5).
@@ -33,6 +37,7 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - root: key path of the record list; `nil` uses the entity's `root`.
     ///   - format: payload format; `nil` decides from the file extension.
     ///   - prune: delete root-entity rows the import did not contain; `false` by default.
+    ///   - pruneScope: with `prune`, prune only the root rows matching this filter.
     ///   - onError: what a record error does; `.abort` by default.
     ///   - cleanup: run the clean-up pass after the records; `true` by default.
     ///   - dryRun: do and count everything, then roll it back; `false` by default.
@@ -41,13 +46,15 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - maxPayloadSize: the largest JSON document (for JSON Lines, line) in bytes;
     ///     ``defaultMaxPayloadSize`` by default.
     public init(
-        root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
+        root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, pruneScope: String? = nil,
+        onError: ErrorPolicy = .abort,
         cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,
         maxDepth: Int = ImportOptions.defaultMaxDepth, maxPayloadSize: Int = ImportOptions.defaultMaxPayloadSize
     ) {
         self.root = root
         self.format = format
         self.prune = prune
+        self.pruneScope = pruneScope
         self.onError = onError
         self.cleanup = cleanup
         self.dryRun = dryRun

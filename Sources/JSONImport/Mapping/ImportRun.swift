@@ -29,6 +29,7 @@ struct ImportRun {
                 message: "limits out of range: maxDepth must be 1 to \(ImportOptions.maximumDepthLimit), got \(options.maxDepth); maxPayloadSize must be positive, got \(options.maxPayloadSize)",
                 report: ImportReport(entity: target.name))
         }
+        let pruneScopes = try compilePruneScope()
         // A record left out under `skip` for a unique value still held at the end means reading
         // the payloads again without it: standard input is copied first so it can be.
         // So is a document's, read once per root.
@@ -37,11 +38,34 @@ struct ImportRun {
         var refused: [RecordID: ImportIssue] = [:]
         while true {
             do {
-                return try run(sources, refusing: refused, stdinCopy: stdinCopy?.path)
+                return try run(sources, refusing: refused, stdinCopy: stdinCopy?.path, pruneScopes: pruneScopes)
             } catch let retry as UniqueRetry {
                 refused.merge(retry.issues) { first, _ in first }
             }
         }
+    }
+
+    /// `--prune-scope` compiled for each root entity (by index), checked before anything is
+    /// read: it needs `--prune`, and a filter every root entity has the fields of.
+    private func compilePruneScope() throws -> [Int: CompiledQuery] {
+        guard let scope = options.pruneScope else { return [:] }
+        func refuse(_ message: String) -> ImportError {
+            ImportError(code: .usage, message: message, report: ImportReport(entity: target.name))
+        }
+        guard options.prune else { throw refuse("--prune-scope applies only with --prune") }
+        var compiled: [Int: CompiledQuery] = [:]
+        for entity in target.entities {
+            do {
+                var selection = RecordReader.Selection()
+                selection.filter = try Filter(scope).expression.get()
+                compiled[entity.index] = try store.reader.compiledQuery(entity, selection)
+            } catch let error as QueryError {
+                throw refuse("--prune-scope: \(error.message)")
+            } catch let error as FilterError {
+                throw refuse("--prune-scope: \(QueryError(error).message)")
+            }
+        }
+        return compiled
     }
 
     /// A root record: its list's position (sources in order, and within each the roots of the
@@ -58,7 +82,9 @@ struct ImportRun {
     }
 
     /// One pass over the payloads, leaving out the records of `refused` with their errors.
-    private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
+    private func run(
+        _ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?, pruneScopes: [Int: CompiledQuery]
+    ) throws -> ImportReport {
         let importer = Importer(store: store, now: now)
         importer.validators = validators
         var report = ImportReport(entity: target.name)
@@ -116,7 +142,7 @@ struct ImportRun {
                 let pruned = target.entities.filter { entity in
                     presentRoots.contains { target.roots[$0].entities.contains { $0 === entity } }
                 }
-                let deletions = try deleteAfterRecords(importer, pruning: pruned, skippedKeys: skippedKeys)
+                let deletions = try deleteAfterRecords(importer, pruning: pruned, scopes: pruneScopes, skippedKeys: skippedKeys)
                 try writeBookkeeping(importer)
                 fill(&report, from: importer)
                 if options.explain { report.deletions = deletions }

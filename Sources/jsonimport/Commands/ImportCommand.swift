@@ -11,13 +11,14 @@ struct ImportCommand: Command {
                 + "The store is created when it does not exist.",
         ],
         arguments: [
-            ArgumentSpec("ENTITY", help: "The root entity the records belong to."),
+            ArgumentSpec("ENTITY", help: "The root entity the records belong to: an entity, a union or a document."),
             ArgumentSpec("FILE", help: "Payload files ('-' for standard input).", isRepeatable: true),
         ],
         options: [
             .value("--root", "KEYPATH", help: "Key path of the record list in the payload (overrides the entity's root)."),
             .value("--format", "FORMAT", help: "Payload format.", default: "by file extension", allowed: ["json", "jsonl"]),
             .flag("--prune", help: "Delete rows of ENTITY that the payloads do not contain (sync mode)."),
+            .value("--prune-scope", "EXPR", help: "With --prune: prune only the rows of ENTITY matching this filter (a partial sync)."),
             .value("--on-error", "POLICY", help: "What a record error does: abort the import or skip the record.",
                    default: "abort", allowed: ["abort", "skip"]),
             .flag("--no-cleanup", help: "Do not run the clean-up pass after the records."),
@@ -44,6 +45,8 @@ struct ImportCommand: Command {
         if root != nil && (format == .jsonl || (format == nil && files.contains { PayloadFormat(fileName: $0) == .jsonl })) {
             throw .usage("--root does not apply to JSON Lines payloads")
         }
+        let pruneScope = arguments.value(of: "--prune-scope")
+        if pruneScope != nil && !arguments.isSet("--prune") { throw .usage("--prune-scope applies only with --prune") }
         let maxDepth = arguments.value(of: "--max-depth").map { Int($0) } ?? ImportOptions.defaultMaxDepth
         guard let maxDepth, (1...ImportOptions.maximumDepthLimit).contains(maxDepth) else {
             throw .invalidValue(
@@ -51,7 +54,7 @@ struct ImportCommand: Command {
                 expected: "an integer from 1 to \(ImportOptions.maximumDepthLimit)")
         }
         options = ImportOptions(
-            root: root, format: format, prune: arguments.isSet("--prune"),
+            root: root, format: format, prune: arguments.isSet("--prune"), pruneScope: pruneScope,
             onError: arguments.value(of: "--on-error") == "skip" ? .skip : .abort,
             cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
             explain: arguments.isSet("--explain"), maxDepth: maxDepth,

@@ -128,7 +128,8 @@ enum HelpTexts {
         USAGE: jsonimport import [OPTIONS] ENTITY FILE...
 
         ARGUMENTS:
-          ENTITY                  The root entity the records belong to.
+          ENTITY                  The root entity the records belong to: an entity, a
+                                  union or a document.
           FILE                    Payload files ('-' for standard input).
 
         OPTIONS:
@@ -138,6 +139,8 @@ enum HelpTexts {
                                   extension)
           --prune                 Delete rows of ENTITY that the payloads do not contain
                                   (sync mode).
+          --prune-scope EXPR      With --prune: prune only the rows of ENTITY matching
+                                  this filter (a partial sync).
           --on-error POLICY       What a record error does: abort the import or skip the
                                   record. (values: abort, skip; default: abort)
           --no-cleanup            Do not run the clean-up pass after the records.

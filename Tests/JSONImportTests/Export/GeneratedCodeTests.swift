@@ -8,9 +8,10 @@ import Testing
 @Suite struct GeneratedCodeTests {
     static let depths = 0...2
 
-    /// The example store, or a store of generated payloads (every type and date format).
+    /// The example store, a store of generated payloads (every type and date format), or one
+    /// of unions (enums of their entities).
     enum Source: String, CaseIterable {
-        case examples, generated
+        case examples, generated, unions
 
         func makeStore() throws -> Mapper {
             switch self {
@@ -23,6 +24,11 @@ import Testing
                 var generator = PayloadGenerator(seed: 3)
                 try mapper.importJSON(generator.users(20), as: "User")
                 try mapper.importJSON(generator.tags(5), as: "Tag")
+                return mapper
+            case .unions:
+                let mapper = try makeMapper(UnionImportTests.yaml)
+                try mapper.importJSON(UnionImportTests.issues, as: "Issue")
+                try mapper.importJSON(#"[{"kind": "post", "id": 1, "title": "hi"}, {"kind": "actor", "type": "User", "id": 4, "login": "b"}]"#, as: "FeedItem")
                 return mapper
             }
         }

@@ -107,6 +107,18 @@ import Testing
         #expect(report.staleRecords.map(\.count) == [1])
     }
 
+    @Test func aPruneScopeLimitsThePrune() throws {
+        let mapper = try makeMapper(Self.yaml)
+        try mapper.importJSON(Self.issues, as: "Issue")
+        let report = try mapper.importJSON(
+            #"[{"id": 3, "title": "c"}]"#, as: "Issue", options: ImportOptions(prune: true, pruneScope: "title = 'b' OR id = 3"))
+        #expect(try titles(mapper) == [#"1 "a""#, #"3 "c""#])
+        #expect(report.counts(for: "Issue").deleted == 1)
+        #expect(throws: ImportError.self) {
+            try mapper.importJSON("[]", as: "Issue", options: ImportOptions(pruneScope: "id = 1"))
+        }
+    }
+
     @Test func invalidRulesAreReportedWithPositions() {
         let errors = loadErrors("""
             entities:

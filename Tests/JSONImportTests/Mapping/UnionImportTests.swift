@@ -122,6 +122,7 @@ import Testing
         #expect(try ids("author = 5") == [.int(1)])
         #expect(try ids("watchers.name = 'x' OR watchers.entity IN ('Org')") == [.int(2)])
         #expect(throws: QueryError.self) { try ids("author.nickname = 'x'") }
+        #expect(throws: QueryError.self) { try mapper.query("Issue").order(by: "author.login").records() }
         do {
             _ = try ids("author.nickname = 'x'")
         } catch {

@@ -125,11 +125,18 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// for a nested value below a repeated row.
     private func relationshipDecoder<T: Decodable>(_ type: T.Type, _ relationship: Int, _ key: Key) throws -> NestedDecoder? {
         let plan = entity.relationships[relationship]
-        let isMany = plan.spec.kind == .many
         if decoder.isRepeat && DecodingShape.nests(type) {
-            guard isMany else { return nil }
+            guard plan.spec.kind == .many else { return nil }
             return .links(LinksDecoder(context: context, target: plan.targetPlan, rows: [], parent: decoder.path, key: key))
         }
+        return try linkedDecoder(relationship, key)
+    }
+
+    /// The decoder of what a relationship links to: its rows for a to-many one, its row for a
+    /// to-one (`nil` without a link). A union's rows are each of its own entity.
+    private func linkedDecoder(_ relationship: Int, _ key: Key) throws -> NestedDecoder? {
+        let plan = entity.relationships[relationship]
+        let isMany = plan.spec.kind == .many
         if let union = plan.union {
             let targets = try unionTargets(relationship)
             if isMany {
@@ -142,7 +149,6 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let row = rows.first else { return nil }
         return .row(RowDecoder(context: context, entity: plan.targetPlan, row: row, parent: decoder.path, key: key))
     }
-
 
     /// Decodes a relationship's value, nested below this row.
     private func decode<T: Decodable>(_ type: T.Type, from nested: NestedDecoder) throws -> T {
@@ -171,27 +177,15 @@ struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         switch property(key) {
         case .attribute(let index): return attributeDecoder(index, key)
         case .relationship(let relationship):
-            let target = entity.relationships[relationship].targetPlan
-            if let union = entity.relationships[relationship].union {
-                let targets = try unionTargets(relationship)
-                if entity.spec.relationships[relationship].kind == .many {
-                    return LinksDecoder(context: context, union: union, targets: targets, parent: decoder.path, key: key)
-                }
-                guard let first = targets.first else {
-                    throw DecodingError.valueNotFound(Any.self, .init(
-                        codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' links to no \(union.spec.name)"))
-                }
-                return unionRowDecoder(relationship, first, key: key, parent: decoder.path)
-            }
-            let rows = try linkedRows(relationship)
-            if entity.spec.relationships[relationship].kind == .many {
-                return LinksDecoder(context: context, target: target, rows: rows, parent: decoder.path, key: key)
-            }
-            guard let row = rows.first else {
+            switch try linkedDecoder(relationship, key) {
+            case .row(let row)?: return row
+            case .links(let links)?: return links
+            case nil:
+                let plan = entity.relationships[relationship]
                 throw DecodingError.valueNotFound(Any.self, .init(
-                    codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' links to no \(target.spec.name)"))
+                    codingPath: codingPath + [key],
+                    debugDescription: "'\(key.stringValue)' links to no \(plan.union?.spec.name ?? plan.targetPlan.spec.name)"))
             }
-            return RowDecoder(context: context, entity: target, row: row, parent: decoder.path, key: key)
         case nil: throw notFound(key)
         }
     }

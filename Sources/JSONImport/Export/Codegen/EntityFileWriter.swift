@@ -115,8 +115,18 @@ struct EntityFileWriter {
                 docs: comments.comment(forLine: attribute.location.line), path: attribute.key.segments,
                 value: value, defaultValue: defaultValue))
         }
-        // A relationship to a union reaches several entities: no property of one type holds it.
-        for relationship in entity.relationships where relationship.union == nil {
+        var unionRelationships: Set<String> = []
+        for relationship in entity.relationships {
+            if let union = relationship.union {
+                // One property for the relationship, typed by the union's enum.
+                guard unionRelationships.insert(relationship.name).inserted else { continue }
+                let element = SwiftName.type(union)
+                properties.append(Property(
+                    name: SwiftName.property(relationship.name), baseType: relationship.kind == .many ? "[\(element)]" : element,
+                    isOptional: true, docs: comments.comment(forLine: relationship.location.line),
+                    path: relationship.key.segments, value: .plain, defaultValue: nil))
+                continue
+            }
             guard let form = types.form(of: relationship, in: entity) else { continue }
             let element = types.elementType(of: relationship, form: form)
             let target = types.spec[entity: relationship.target]
@@ -201,7 +211,8 @@ struct EntityFileWriter {
     /// than them refused (so that `Related` reads it as the record).
     private mutating func writeReferenceCoding(_ properties: [Property]) {
         let keys = properties.filter { property in keyAttributes.contains { $0.name == property.name } }
-        let topKeys = Set(keys.compactMap(\.path.first)).sorted().map(SwiftName.string).joined(separator: ", ")
+        let allowed = Set(keys.compactMap(\.path.first)).union(types.discriminatorKeys(of: entity))
+        let topKeys = allowed.sorted().map(SwiftName.string).joined(separator: ", ")
         let coding = CodingWriter(properties: keys)
         var decoder = coding.decoder()
         decoder.insert(contentsOf: [

@@ -15,7 +15,10 @@ import Foundation
 ///   type (`Int`, `String`, …, or the target's nested `Key` struct for a composite key);
 ///   `by: object` gives the target's struct; `by: auto` gives `Related<Target, Key>`, either
 ///   form, as exports nest records down to their depth and write keys below it;
-/// - attributes declared `export: false` are optional and left out when `nil`.
+/// - attributes declared `export: false` are optional and left out when `nil`;
+/// - a relationship to a union is typed by the union's enum, which has a case per entity.
+///   Its nested records carry the discriminator; a key object is decoded as the entity's
+///   `Reference` when the struct has required properties.
 ///
 /// Key paths become nested containers (`contact.email` is read from
 /// `{"contact": {"email": …}}`). Comments written above a declaration in the YAML, and at the
@@ -62,7 +65,8 @@ public struct SwiftCodeGenerator: Sendable {
     /// The file that makes every type ``PayloadCodable``.
     static let conformancesFile = "JSONImport+Entities.swift"
 
-    /// Every generated file: one per entity, in declaration order, then `JSONSupport.swift`,
+    /// Every generated file: one per entity, in declaration order, one per union (an enum of
+    /// its entities, told apart by the discriminator), then `JSONSupport.swift`,
     /// then (unless ``standalone``) `JSONImport+Entities.swift`.
     ///
     /// - Throws: ``CodegenError`` when owned entities contain each other through `one`
@@ -81,6 +85,11 @@ public struct SwiftCodeGenerator: Sendable {
             files.append(SwiftSourceFile(
                 name: "\(entity.name).swift",
                 contents: header(for: "\(entity.name).swift", from: entity.location.file) + writer.write()))
+        }
+        for union in spec.unions {
+            let writer = UnionFileWriter(union: union, types: types, access: isPublic ? "public " : "")
+            files.append(SwiftSourceFile(
+                name: "\(union.name).swift", contents: header(for: "\(union.name).swift", from: union.location.file) + writer.write()))
         }
         files.append(SwiftSourceFile(
             name: SwiftSupportFile.name,

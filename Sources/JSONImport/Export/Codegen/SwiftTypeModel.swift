@@ -74,7 +74,24 @@ struct SwiftTypeModel {
     func hasReference(_ entity: EntitySpec) -> Bool {
         !entity.isOwned && !spec.entities.contains { $0.name == "Reference" }
             && entity.attributes.contains { isRequiredProperty($0, of: entity) }
-            && spec.entities.contains { $0.relationships.contains { $0.target == entity.name && $0.by == .object } }
+            && spec.entities.contains { source in
+                // A union's rows are references below the depth however the relationship reads them.
+                source.relationships.contains { $0.target == entity.name && ($0.by == .object || $0.union != nil) }
+            }
+    }
+
+    /// The top-level JSON keys of the discriminators of every union `entity` is in: an object
+    /// holding them beside the key is still a reference (`{"type": "User", "id": 5}`).
+    func discriminatorKeys(of entity: EntitySpec) -> [String] {
+        spec.unions.filter { $0.entities.contains(entity.name) }.compactMap(\.key.segments.first)
+    }
+
+    /// The type a union's case holds for concrete entity `name`: its struct, or `Related` with
+    /// its `Reference` when the struct cannot decode a reference alone.
+    func unionCaseType(of name: String) -> String {
+        let target = spec[entity: name]
+        let record = SwiftName.type(target.name)
+        return hasReference(target) ? "Related<\(record), \(record).Reference>" : record
     }
 
     /// Whether references to `entity` are single `UUID` values (written lowercase).
