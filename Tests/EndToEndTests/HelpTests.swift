@@ -9,6 +9,7 @@ import Testing
         ("export", HelpTexts.export),
         ("stats", HelpTexts.stats),
         ("migrate", HelpTexts.migrate),
+        ("infer", HelpTexts.infer),
         ("validate", HelpTexts.validate),
         ("schema", HelpTexts.schema),
         ("delete", HelpTexts.delete),

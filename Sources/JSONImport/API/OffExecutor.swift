@@ -42,9 +42,17 @@ extension Mapper {
     /// Inside an async write block the work runs on the block's writer thread instead, in its
     /// transaction (see ``WriteSession``).
     func offExecutor<T>(_ body: @escaping @Sendable () throws -> sending T) async throws -> sending T {
+        let session = WriteSession.current.flatMap { $0.store === store ? $0 : nil }
+        return try await Self.offExecutor(in: session, body)
+    }
+
+    /// Runs the blocking `body` in `session`, or on the library's threads when there is none
+    /// (work that needs no store, such as inferring a mapping), as the instance method does.
+    static func offExecutor<T>(in session: WriteSession? = nil, _ body: @escaping @Sendable () throws -> sending T)
+        async throws -> sending T
+    {
         try Task.checkCancellation()
         let flag = CancellationFlag()
-        let session = WriteSession.current.flatMap { $0.store === store ? $0 : nil }
         return try await withTaskCancellationHandler {
             if let session { return try await session.run { try flag.whileCurrent(body) } }
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

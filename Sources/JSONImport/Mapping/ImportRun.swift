@@ -189,7 +189,7 @@ struct ImportRun {
             try rethrowStoreFailure(error)
             let issue = ImportIssue(
                 file: source.name, record: record.index, path: error.path.rendered(after: record.path),
-                message: error.message, line: record.line)
+                message: message(of: error, in: record, of: root), line: record.line)
             guard isSkipping else {
                 var report = ImportReport(entity: target.name)
                 report.errors = [issue]

@@ -12,6 +12,7 @@ enum CommandTable {
         ExportCommand.self,
         StatsCommand.self,
         MigrateCommand.self,
+        InferCommand.self,
         ValidateCommand.self,
         SchemaCommand.self,
         DeleteCommand.self,

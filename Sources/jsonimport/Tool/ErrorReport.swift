@@ -70,6 +70,8 @@ struct ErrorReport: Equatable {
             return CLIError(.usage, error.description)
         case let error as JSONSyntaxError:
             return CLIError(.invalidInput, error.description)
+        case let error as InferenceError:
+            return CLIError(error.code == .invalidName ? .usage : .invalidInput, error.message)
         default:
             return CLIError(.invalidInput, String(describing: error))
         }

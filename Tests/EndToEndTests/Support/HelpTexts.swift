@@ -37,6 +37,7 @@ enum HelpTexts {
                                   links per relationship.
           migrate                 Shows the changes the store needs to match the
                                   mappings, and applies them.
+          infer                   Prints a draft mapping inferred from sample payloads.
           validate                Checks the mappings and lists each entity with its key
                                   and counts.
           schema                  Prints the SQL that creates the store for the
@@ -260,6 +261,49 @@ enum HelpTexts {
 
         OPTIONS:
           --allow-data-loss       Apply changes that drop stored data too.
+          --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
+                                  files are read in name order. (default:
+                                  $JSONIMPORT_MAPPINGS, else ./Mappings)
+          --store PATH            Store file, or a postgres:// URL (a schema of a
+                                  PostgreSQL database, ?schema=NAME); ':memory:' keeps
+                                  the store in memory for one command. (default:
+                                  $JSONIMPORT_STORE, else ./jsonimport.sqlite)
+          --busy-timeout SECONDS  How long a writer waits for other processes writing to
+                                  the store. (default: 30)
+          --quiet                 Prints no progress bar and no text reports; errors and
+                                  requested output still print.
+          --no-progress           Draws no progress bar (one is drawn only when stderr
+                                  is a terminal).
+          -h, --help              Shows this help.
+
+        """
+
+    /// `jsonimport infer --help`.
+    static let infer = """
+        OVERVIEW: Prints a draft mapping inferred from sample payloads.
+
+        Every record of the samples is read: attribute types (dates, uuids, urls and
+        decimals recognised), keyStyle, nested objects with an id as entities, lists of
+        them as 'many', objects without one as owned entities, lists of scalars as [T].
+        Comments mark the keys some records lack or hold null. A sample that wraps its
+        records ({"items": [...], "total_count": 9}) gives the entity its root. The
+        draft validates and imports the samples; review its names and types before use.
+        '-' reads standard input; files ending in .jsonl or .ndjson are read as JSON
+        Lines. Neither the mappings nor the store are read.
+
+        USAGE: jsonimport infer [OPTIONS] ENTITY FILE...
+
+        ARGUMENTS:
+          ENTITY                  Name of the root entity the records belong to.
+          FILE                    Sample payloads ('-' for standard input).
+
+        OPTIONS:
+          --root KEYPATH          Key path of the record list in the samples. (default:
+                                  found in the samples)
+          --format FORMAT         Sample format. (values: json, jsonl; default: by file
+                                  extension)
+          --out FILE              Write the draft to FILE (replacing it) instead of
+                                  printing it.
           --mappings PATH         Mapping file, or directory whose *.yml and *.yaml
                                   files are read in name order. (default:
                                   $JSONIMPORT_MAPPINGS, else ./Mappings)
