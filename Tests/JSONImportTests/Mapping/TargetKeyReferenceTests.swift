@@ -85,4 +85,21 @@ import Testing
             """
         #expect(loadErrors(yaml) == [error])
     }
+
+    @Test func targetKeyIsForReferencesNotNestedObjects() {
+        let yaml = """
+            entities:
+              Issue:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  repository: { to: Repo, kind: one, by: object, targetKey: url }
+              Repo:
+                primaryKey: id
+                attributes: { id: int, url: { type: url, unique: true } }
+            """
+        #expect(loadErrors(yaml) == [
+            "m.yml:6:65: error: 'targetKey' applies to references (by: id, keyObject or auto), not to 'by: object'"
+        ])
+    }
 }
