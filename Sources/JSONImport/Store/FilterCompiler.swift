@@ -126,12 +126,12 @@ struct FilterCompiler<Syntax: FilterSyntax> {
             if let union = current.relationships[first].union, pinned[step] == nil {
                 var parts: [String] = []
                 for candidate in candidates {
-                    let target = current.relationships[candidate].targetPlan
-                    guard let next = rest.first else {
-                        if target.spec.primaryKey.count == 1 { parts.append(try leaf(path, on: entity, alias: alias, pinned: pinned.merging([step: candidate]) { $1 }, make)) }
-                        continue
-                    }
-                    guard next == "entity" || target.spec.attribute(named: next) != nil || target.spec.relationship(named: next) != nil else { continue }
+                    // The entities that have the next field (or, compared by itself, a single key).
+                    let target = current.relationships[candidate].targetPlan.spec
+                    let hasField = rest.first.map { next in
+                        next == "entity" || target.attribute(named: next) != nil || target.relationship(named: next) != nil
+                    } ?? (target.primaryKey.count == 1)
+                    guard hasField else { continue }
                     parts.append(try leaf(path, on: entity, alias: alias, pinned: pinned.merging([step: candidate]) { $1 }, make))
                 }
                 guard !parts.isEmpty else {
