@@ -11,6 +11,11 @@ struct ImportRun {
     var keepsRootRows = false
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
+        try run(SourceList(sources))
+    }
+
+    /// Imports the payloads `feed` hands over, as ``run(_:)-([ImportSource])`` does.
+    func run(_ feed: some PayloadFeed) throws -> ImportReport {
         if entity.spec.isOwned && entity.spec.cleanup != .none {
             throw ImportError(
                 code: .usage,
@@ -25,12 +30,12 @@ struct ImportRun {
         }
         // A record left out under `skip` for a unique value still held at the end means reading
         // the payloads again without it: standard input is copied first so it can be.
-        let stdinCopy = try options.onError == .skip && store.plan.hasUniqueAttributes && sources.contains(.file("-"))
-            ? StdinCopy() : nil
+        let stdinCopy = try options.onError == .skip && store.plan.hasUniqueAttributes
+            && feed.knownSources?.contains(.file("-")) == true ? StdinCopy() : nil
         var refused: [RecordID: ImportIssue] = [:]
         while true {
             do {
-                return try run(sources, refusing: refused, stdinCopy: stdinCopy?.path)
+                return try run(feed, refusing: refused, stdinCopy: stdinCopy?.path)
             } catch let retry as UniqueRetry {
                 refused.merge(retry.issues) { first, _ in first }
             }
@@ -50,14 +55,14 @@ struct ImportRun {
     }
 
     /// One pass over the payloads, leaving out the records of `refused` with their errors.
-    private func run(_ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
+    private func run(_ feed: some PayloadFeed, refusing refused: [RecordID: ImportIssue], stdinCopy: String?) throws -> ImportReport {
         let importer = Importer(store: store, now: now)
         importer.validators = validators
         var report = ImportReport(entity: entity.spec.name)
         report.dryRun = options.dryRun
         let root = (options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root)
         let parser = JSONParser(maxDepth: options.maxDepth)
-        var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
+        var meter = progress.map { ProgressMeter(handler: $0, sources: feed.knownSources) }
         // An import started from async code stops at the next record once its task is
         // cancelled; throwing rolls the whole import back.
         let cancellation = CancellationFlag.current
@@ -68,7 +73,15 @@ struct ImportRun {
                 store.writeState.isImporting = true
                 defer { store.writeState.isImporting = false }
                 try importer.noteEmptyTables()
-                for (position, source) in sources.enumerated() {
+                try feed.rewind()
+                var position = -1
+                while let payload = try feed.next() {
+                    position += 1
+                    guard case .source(let source) = payload else {
+                        try readAgain(payload, importer, into: &report, meter: &meter)
+                        continue
+                    }
+                    var keys: [[StoredValue]] = []
                     let format = options.format ?? { if case .file(let p) = source { return PayloadFormat(fileName: p) }; return .json }()
                     var reader = PayloadReader(
                         source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root, parser: parser,
@@ -83,6 +96,7 @@ struct ImportRun {
                         meter?.advance(to: record.offset, records: report.records)
                         try importer.setAsideDueLinkIndexes()
                         importer.recordPlace = .init(source: position, file: source.name, record: record.index, line: record.line, prefix: record.path)
+                        if feed.collectsKeys, let key = importer.rootKey(of: record.value, entity) { keys.append(key) }
                         if let issue = try refused[RecordID(source: position, record: record.index)] ?? importRoot(record, from: source, importer) {
                             report.skipped += 1
                             report.errors.append(issue)
@@ -90,6 +104,7 @@ struct ImportRun {
                         }
                     }
                     meter?.finish(source, records: report.records)
+                    try feed.finished(keys: keys)
                 }
                 try cancellation?.check()
                 try settleUniques(importer)

@@ -29,6 +29,8 @@ enum HelpTexts {
         COMMANDS:
           import                  Imports JSON payloads into the store, upserting every
                                   record by its key.
+          fetch                   Imports what an HTTP API returns, page after page, in
+                                  one transaction.
           query                   Prints stored records of an entity, filtered, ordered
                                   and paged.
           export                  Prints stored records of an entity shaped like the API

@@ -1,0 +1,21 @@
+/// Payloads a feed hands over that the store holds already (an HTTP `304`, SPEC 7).
+extension ImportRun {
+    /// Counts the records of an ``FeedPayload/unchanged(keys:)`` payload as read again:
+    /// each stored row (stubs aside) with one of its keys is seen, unchanged unless this import
+    /// changed it otherwise, so its `seenAt` advances and prune keeps it. A key whose row is
+    /// gone since finds nothing.
+    func readAgain(_ payload: FeedPayload, _ importer: Importer, into report: inout ImportReport, meter: inout ProgressMeter?) throws {
+        guard case .unchanged(let keys) = payload else { return }
+        report.records += keys.count
+        defer { meter?.finish(nil, records: report.records) }
+        guard !keys.isEmpty, !entity.spec.isOwned else { return }
+        var selection = RecordReader.Selection(ids: keys)
+        selection.excludesStubs = true
+        let rows = try store.engine.rowIDs(entity, selection, plan: store.plan)
+        for row in rows { importer.tracker.touch(entity.index, row, .unchanged, seen: true) }
+        guard keepsRootRows else { return }
+        // In payload order, as the records were read the first time.
+        let rowsByKey = Dictionary(try store.engine.keyValues(of: entity, rows: rows).map { ($1, $0) }) { first, _ in first }
+        importer.rootRows += keys.compactMap { rowsByKey[$0] }
+    }
+}
