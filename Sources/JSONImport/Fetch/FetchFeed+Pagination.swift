@@ -61,7 +61,7 @@ extension FetchFeed {
         case .string: return value.string.flatMap { $0.isEmpty ? nil : $0 }
         case .number where allowsNumber: return value.numberText.map { String(decoding: $0, as: UTF8.self) }
         default:
-            throw failure(url, "the \(what) at '\(keyPath)' is \(value.summary), not a string\(allowsNumber ? " or a number" : "")")
+            throw failure(url, "the \(what) at '\(keyPath)' is not a string\(allowsNumber ? " or a number" : ""): found \(value.summary)")
         }
     }
 

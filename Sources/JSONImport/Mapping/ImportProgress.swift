@@ -78,6 +78,11 @@ struct ProgressMeter {
         }
         currentBytes = 0
         payloads += 1
+        report(records: records, isFinished: false)
+    }
+
+    /// The import has read every payload.
+    func end(records: Int) {
         report(records: records, isFinished: true)
     }
 

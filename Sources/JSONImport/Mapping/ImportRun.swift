@@ -106,6 +106,7 @@ struct ImportRun {
                     meter?.finish(source, records: report.records)
                     try feed.finished(keys: keys)
                 }
+                meter?.end(records: report.records)
                 try cancellation?.check()
                 try settleUniques(importer)
                 try importer.restoreLinkIndexes()
