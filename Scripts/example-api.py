@@ -118,6 +118,8 @@ def main():
     if not isinstance(records, list):
         sys.exit("the payload must be a JSON array of records")
     api = API(records, args.per_page)
+    for number in range(1, api.pages(args.per_page) + 1):
+        api.page(number, args.per_page)  # encoded once, before the first request
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler(api, args.path))
     server.daemon_threads = True
     print("serving http://127.0.0.1:%d%s (%d records, %d pages)"

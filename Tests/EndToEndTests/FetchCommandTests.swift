@@ -42,6 +42,21 @@ import Testing
         #expect(try TestStore.sql(stale, on: workspace.store) == "0\n")
     }
 
+    @Test func aNotModifiedPageSeesTheRowsNestedInItsRecordsSoEvictionKeepsThem() throws {
+        let page = #"[{"id": 1, "login": "a", "repos": [{"id": 5, "name": "x", "tags": ["swift"]}]}]"#
+        let api = try TestAPIServer(["/users": [.init(body: page, etag: "\"v1\"")]])
+        let workspace = try Workspace()
+        #expect(try workspace.fetch("User", api.url("/users")).exitCode == 0)
+        try TestStore.sql(["User", "Repo", "Tag"].map { TestStore.aging($0, by: 3600) }.joined(separator: "\n"), on: workspace.store)
+        let result = try workspace.fetch("User", api.url("/users"), ["--report", "json"])
+        let unchanged = #"{"inserted":0,"updated":0,"unchanged":1,"deleted":0}"#
+        #expect(result.stdout == #"{"entity":"User","records":1,"skipped":0,"dryRun":false,"requests":1,"notModified":1,"#
+            + #""changes":{"User":\#(unchanged),"Repo":\#(unchanged),"Tag":\#(unchanged)},"orphansRemoved":{},"stubs":{},"#
+            + #""skippedLinks":{},"errors":[]}"# + "\n")
+        let clean = try workspace.run(["clean", "--older-than", "30m", "--report", "json"])
+        #expect(clean.stdout == #"{"entity":null,"records":0,"skipped":0,"dryRun":false,"changes":{},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"errors":[]}"# + "\n")
+    }
+
     @Test func aNotModifiedPageGoesOnFromTheStoredNextLink() throws {
         // The second time, page 1 answers 304 without a Link header: page 2 comes from the store.
         let api = try TestAPIServer([
@@ -177,6 +192,20 @@ import Testing
             + #""changes":{"User":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"#
             + #""errors":[\#(error)]}"# + "\n")
         #expect(try workspace.users() == "")
+    }
+
+    @Test func noCleanupAndMaxDepthApplyToTheFetchedPages() throws {
+        let api = try TestAPIServer([
+            "/repos": [.init(body: #"[{"id": 5, "name": "x", "tags": ["swift"]}]"#), .init(body: #"[{"id": 5, "name": "x", "tags": []}]"#)],
+            "/deep": [.init(body: #"[{"id": 1, "meta": {"a": {"b": [1]}}}]"#)],
+        ])
+        let workspace = try Workspace()
+        #expect(try workspace.fetch("Repo", api.url("/repos")).exitCode == 0)
+        #expect(try workspace.fetch("Repo", api.url("/repos"), ["--no-cleanup"]).exitCode == 0)
+        #expect(try workspace.run(["query", "Tag", "--format", "jsonl"]).stdout == #"{"name":"swift"}"# + "\n")
+        let deep = try workspace.fetch("User", api.url("/deep"), ["--max-depth", "3"])
+        #expect(deep.exitCode == 1)
+        #expect(deep.stderr.hasPrefix("error: \(api.url("/deep")): HTTP status 200, but the body is not JSON: "), "\(deep)")
     }
 
     @Test func aDryRunKeepsNeitherRecordsNorWhatTheNextFetchWouldAskWith() throws {

@@ -101,6 +101,28 @@ extension Mapper {
         try await offExecutor { try self.fetch(type, from: url, options: options) }
     }
 
+    /// Fetches from `url` as ``fetch(from:as:options:progress:)-(_,_,_,_)`` does, reporting as it
+    /// goes: progress about ten times a second (``ImportProgress/payloads`` counts the pages),
+    /// then the report.
+    ///
+    /// ```swift
+    /// for try await event in mapper.fetching(from: url, as: "User") {
+    ///     switch event {
+    ///     case .progress(let progress): print("\(progress.payloads) pages, \(progress.records) records")
+    ///     case .finished(let report): print("\(report.requests ?? 0) requests, \(report.notModified ?? 0) not modified")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Ending the loop early, or cancelling its task, cancels the fetch: it rolls back.
+    ///
+    /// - Returns: the events; the sequence throws what the fetch throws.
+    public func fetching(
+        from url: URL, as entity: String, options: FetchOptions = .default
+    ) -> AsyncThrowingStream<ImportEvent, any Error> {
+        Self.events { progress in try await self.fetch(from: url, as: entity, options: options, progress: progress) }
+    }
+
     /// One fetch as one import of its pages; with `keepingRootRows`, the report lists the row
     /// of every root record.
     func fetch(

@@ -2,8 +2,9 @@
 extension ImportRun {
     /// Counts the records of an ``FeedPayload/unchanged(keys:)`` payload as read again:
     /// each stored row (stubs aside) with one of its keys is seen, unchanged unless this import
-    /// changed it otherwise, so its `seenAt` advances and prune keeps it. A key whose row is
-    /// gone since finds nothing.
+    /// changed it otherwise, so its `seenAt` advances and prune keeps it; so are the rows of
+    /// other entities its forward relationships lead to, as the records nested in it would be.
+    /// A key whose row is gone since finds nothing.
     func readAgain(_ payload: FeedPayload, _ importer: Importer, into report: inout ImportReport, meter: inout ProgressMeter?) throws {
         guard case .unchanged(let keys) = payload else { return }
         report.records += keys.count
@@ -13,9 +14,29 @@ extension ImportRun {
         selection.excludesStubs = true
         let rows = try store.engine.rowIDs(entity, selection, plan: store.plan)
         for row in rows { importer.tracker.touch(entity.index, row, .unchanged, seen: true) }
+        try seeLinkedRows(from: rows, importer)
         guard keepsRootRows else { return }
         // In payload order, as the records were read the first time.
         let rowsByKey = Dictionary(try store.engine.keyValues(of: entity, rows: rows).map { ($1, $0) }) { first, _ in first }
         importer.rootRows += keys.compactMap { rowsByKey[$0] }
+    }
+
+    /// Marks seen, unchanged, every row of another entity than the root one that a forward
+    /// relationship leads to from `rows`, and from those rows on.
+    private func seeLinkedRows(from rows: [Int64], _ importer: Importer) throws {
+        var seen = Array(repeating: Set<Int64>(), count: store.plan.entities.count)
+        var pending: [(entity: EntityPlan, rows: [Int64])] = [(entity, rows)]
+        while let (source, rows) = pending.popLast() {
+            for relationship in source.relationships where relationship.spec.isForward && relationship.target != entity.index {
+                let target = store.plan.entities[relationship.target]
+                var reached: [Int64] = []
+                try store.engine.forEachLink(relationship, of: source, rows: rows, plan: store.plan) { _, row in
+                    guard seen[target.index].insert(row).inserted else { return }
+                    importer.tracker.touch(target.index, row, .unchanged, seen: true)
+                    reached.append(row)
+                }
+                if !reached.isEmpty { pending.append((target, reached)) }
+            }
+        }
     }
 }

@@ -99,6 +99,22 @@ import Testing
         #expect(seen.all.filter(\.isFinished).count == 1)
     }
 
+    @Test func fetchingReportsProgressThenTheReportAsASequence() async throws {
+        let api = try TestAPIServer(Self.pages)
+        let mapper = try makeMapper()
+        let url = try #require(URL(string: api.url("/users")))
+        var pages: [Int] = []
+        var report: ImportReport?
+        for try await event in mapper.fetching(from: url, as: "User") {
+            switch event {
+            case .progress(let progress): pages.append(progress.payloads)
+            case .finished(let finished): report = finished
+            }
+        }
+        #expect(pages.last == 2)
+        #expect((report?.records, report?.requests) == (3, 2))
+    }
+
     @Test func aSecondPassUnderSkipReadsThePagesAgainWithoutFetchingThem() throws {
         // A unique login still held at the end by a row the fetch did not touch makes the import
         // run again without the record at fault: from the pages it has, not from the server.
