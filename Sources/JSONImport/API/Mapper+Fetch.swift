@@ -19,7 +19,7 @@ extension Mapper {
     /// `Retry-After`; any other failure stops the fetch and keeps nothing of it.
     ///
     /// The call blocks until the fetch is done, holding the store's writer lock for all of it;
-    /// from async code, use ``fetch(from:as:options:progress:)-(_,_,_,_)`` (the `async` twin).
+    /// from async code, use `fetch(from:as:options:progress:)` (the `async` twin).
     ///
     /// ```swift
     /// var options = FetchOptions(pagination: .pageNumber(parameter: "page"))
@@ -47,7 +47,7 @@ extension Mapper {
         try fetch(from: url, as: entity, options: options, progress: progress, keepingRootRows: false)
     }
 
-    /// Fetches from `url` as ``fetch(from:as:options:progress:)-(_,_,_,_)`` does, as records of
+    /// Fetches from `url` as `fetch(from:as:options:progress:)` does, as records of
     /// `type`'s entity, and returns the root records of every page read back from the store
     /// (those of `304` pages included), in page order.
     ///
@@ -77,7 +77,7 @@ extension Mapper {
     }
 
     /// Fetches from `url` without blocking the caller's executor; see
-    /// ``fetch(from:as:options:progress:)-(_,_,_,_)``. Cancelling the task stops the fetch at
+    /// `fetch(from:as:options:progress:)`. Cancelling the task stops the fetch at
     /// the next record or while it waits for the network, rolls it back and throws
     /// `CancellationError`.
     ///
@@ -92,7 +92,7 @@ extension Mapper {
     }
 
     /// Fetches from `url` and returns the root records read back, without blocking the
-    /// caller's executor; see ``fetch(_:from:options:)-(_,_,_)``.
+    /// caller's executor; see `fetch(_:from:options:)`.
     ///
     /// ```swift
     /// let users = try await mapper.fetch(User.self, from: url, options: options)
@@ -101,7 +101,7 @@ extension Mapper {
         try await offExecutor { try self.fetch(type, from: url, options: options) }
     }
 
-    /// Fetches from `url` as ``fetch(from:as:options:progress:)-(_,_,_,_)`` does, reporting as it
+    /// Fetches from `url` as `fetch(from:as:options:progress:)` does, reporting as it
     /// goes: progress about ten times a second (``ImportProgress/payloads`` counts the pages),
     /// then the report.
     ///
