@@ -160,7 +160,7 @@ final class FetchFeed: PayloadFeed {
             case .success(let response) where (200..<300).contains(response.status):
                 return try page(url, answeredBy: response)
             case .success(let response) where response.status == 304:
-                return try storedPage(url)
+                return try storedPage(url, answeredBy: response)
             case .success(let response):
                 let status = "HTTP status \(response.status)"
                 guard response.status == 429 || (500..<600).contains(response.status), attempts <= options.retries else {
@@ -210,14 +210,16 @@ final class FetchFeed: PayloadFeed {
             next: try nextURL(after: url, response), keys: [], body: response.body)
     }
 
-    /// A page answered `304 Not Modified`: the page as the store holds it.
-    private func storedPage(_ url: URL) throws -> Page {
+    /// A page answered `304 Not Modified`: the page as the store holds it, with the validators
+    /// the answer updates.
+    private func storedPage(_ url: URL, answeredBy response: HTTPResponse) throws -> Page {
         guard let state = stored[url.absoluteString] else {
             throw failure(url, "HTTP status 304 for a page this store holds no copy of")
         }
         notModified += 1
         return Page(
-            url: url, status: 304, etag: state.etag, lastModified: state.lastModified,
+            url: url, status: 304, etag: response.header("ETag") ?? state.etag,
+            lastModified: response.header("Last-Modified") ?? state.lastModified,
             next: state.next.flatMap { URL(string: $0) }, keys: try decodeKeys(state.keys), body: nil)
     }
 
