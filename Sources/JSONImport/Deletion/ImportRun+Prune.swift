@@ -36,7 +36,26 @@ extension ImportRun {
             try engine.keep(entity, key: key)
         }
         let tenants = entity.tenantSlot.map { _ in importer.rootTenants.sorted { $0.shown < $1.shown } }
-        try deleter.mark(entity, .notKept(tenants: tenants))
+        try deleter.mark(entity, .notKept(tenants: tenants, within: try pruneScope()))
+    }
+
+    /// The query of the root entity's rows ``ImportOptions/pruneScope`` selects, as the store
+    /// runs it when prune marks them; `nil` without a scope.
+    ///
+    /// - Throws: ``ImportError`` `usage` for a scope without prune; ``QueryError`` for a
+    ///   malformed filter or a name the entity does not have.
+    func pruneScope() throws -> CompiledQuery? {
+        guard let text = options.pruneScope else { return nil }
+        guard options.prune else {
+            throw ImportError(code: .usage, message: "a prune scope applies only with prune", report: ImportReport(entity: entity.spec.name))
+        }
+        var selection = RecordReader.Selection()
+        do {
+            selection.filter = try FilterParser.parse(text)
+            return try store.reader.compiledQuery(entity, selection)
+        } catch let error as FilterError {
+            throw QueryError(error)
+        }
     }
 }
 

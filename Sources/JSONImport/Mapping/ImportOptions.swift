@@ -12,6 +12,11 @@ public struct ImportOptions: Sendable, Hashable {
     public var format: PayloadFormat?
     /// Sync mode: delete rows of the root entity that the import did not contain.
     public var prune: Bool
+    /// With ``prune``: prune only the rows of the root entity this filter expression (SPEC 4.3)
+    /// selects, evaluated once the import's records are applied; a partial sync of one
+    /// parent's children (`"repository.id = 42"`). `nil` prunes every row the import did not
+    /// contain.
+    public var pruneScope: String?
     /// What a record error does to the import; ``ErrorPolicy/abort`` by default.
     public var onError: ErrorPolicy
     /// Run the clean-up pass after the records (SPEC 2.5).
@@ -33,6 +38,8 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - root: key path of the record list; `nil` uses the entity's `root`.
     ///   - format: payload format; `nil` decides from the file extension.
     ///   - prune: delete root-entity rows the import did not contain; `false` by default.
+    ///   - pruneScope: with `prune`, a filter expression limiting it to the rows it selects;
+    ///     `nil` by default.
     ///   - onError: what a record error does; `.abort` by default.
     ///   - cleanup: run the clean-up pass after the records; `true` by default.
     ///   - dryRun: do and count everything, then roll it back; `false` by default.
@@ -41,13 +48,14 @@ public struct ImportOptions: Sendable, Hashable {
     ///   - maxPayloadSize: the largest JSON document (for JSON Lines, line) in bytes;
     ///     ``defaultMaxPayloadSize`` by default.
     public init(
-        root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, onError: ErrorPolicy = .abort,
+        root: String? = nil, format: PayloadFormat? = nil, prune: Bool = false, pruneScope: String? = nil, onError: ErrorPolicy = .abort,
         cleanup: Bool = true, dryRun: Bool = false, explain: Bool = false,
         maxDepth: Int = ImportOptions.defaultMaxDepth, maxPayloadSize: Int = ImportOptions.defaultMaxPayloadSize
     ) {
         self.root = root
         self.format = format
         self.prune = prune
+        self.pruneScope = pruneScope
         self.onError = onError
         self.cleanup = cleanup
         self.dryRun = dryRun

@@ -28,6 +28,7 @@ struct ImportRun {
                 message: "limits out of range: maxDepth must be 1 to \(ImportOptions.maximumDepthLimit), got \(options.maxDepth); maxPayloadSize must be positive, got \(options.maxPayloadSize)",
                 report: ImportReport(entity: entity.spec.name))
         }
+        _ = try pruneScope()  // a bad scope fails before any work
         // A record left out under `skip` for a unique value still held at the end means reading
         // the payloads again without it: standard input is copied first so it can be.
         let stdinCopy = try options.onError == .skip && store.plan.hasUniqueAttributes

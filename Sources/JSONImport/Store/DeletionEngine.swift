@@ -76,8 +76,9 @@ enum DeletionSelection {
     /// Rows whose `_seen_at` is before `time` (seconds since 1970): eviction.
     case seenBefore(Double)
     /// Rows not in the kept set: prune. For a distributed entity, `tenants` are the tenants
-    /// prune works in: rows of other tenants stay.
-    case notKept(tenants: [StoredValue]?)
+    /// prune works in: rows of other tenants stay. With `within`, only the rows that query
+    /// selects (a prune scope).
+    case notKept(tenants: [StoredValue]?, within: CompiledQuery? = nil)
     /// Rows not in the reached set of the last reachability pass: the clean-up pass.
     case unreachable
 }

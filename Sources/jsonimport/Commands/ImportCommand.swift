@@ -22,6 +22,9 @@ struct ImportCommand: Command {
             .value("--root", "KEYPATH", help: "Key path of the record list in the payload (overrides the entity's root)."),
             .value("--format", "FORMAT", help: "Payload format.", default: formatDefault, allowed: ["json", "jsonl"]),
             .flag("--prune", help: "Delete rows of ENTITY that the payloads do not contain (sync mode)."),
+            .value(
+                "--prune-scope", "EXPR",
+                help: "With --prune: prune only the rows of ENTITY this filter selects once the records are imported (as --where of query)."),
             .value("--on-error", "POLICY", help: "What a record error does: abort the import or skip the record.",
                    default: "abort", allowed: ["abort", "skip"]),
             .flag("--no-cleanup", help: "Do not run the clean-up pass after the records."),
@@ -56,6 +59,10 @@ struct ImportCommand: Command {
         if root != nil && (format ?? defaultFormat) == .jsonl {
             throw .usage("--root does not apply to JSON Lines payloads")
         }
+        let pruneScope = arguments.value(of: "--prune-scope")
+        if pruneScope != nil && !arguments.isSet("--prune") {
+            throw .usage("--prune-scope applies only with --prune")
+        }
         let maxDepth = arguments.value(of: "--max-depth").map { Int($0) } ?? ImportOptions.defaultMaxDepth
         guard let maxDepth, (1...ImportOptions.maximumDepthLimit).contains(maxDepth) else {
             throw .invalidValue(
@@ -63,7 +70,7 @@ struct ImportCommand: Command {
                 expected: "an integer from 1 to \(ImportOptions.maximumDepthLimit)")
         }
         return ImportOptions(
-            root: root, format: format, prune: arguments.isSet("--prune"),
+            root: root, format: format, prune: arguments.isSet("--prune"), pruneScope: pruneScope,
             onError: arguments.value(of: "--on-error") == "skip" ? .skip : .abort,
             cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
             explain: arguments.isSet("--explain"), maxDepth: maxDepth,

@@ -45,6 +45,9 @@ extension HelpTexts {
           --format FORMAT         Payload format. (values: json, jsonl; default: json)
           --prune                 Delete rows of ENTITY that the payloads do not contain
                                   (sync mode).
+          --prune-scope EXPR      With --prune: prune only the rows of ENTITY this
+                                  filter selects once the records are imported (as
+                                  --where of query).
           --on-error POLICY       What a record error does: abort the import or skip the
                                   record. (values: abort, skip; default: abort)
           --no-cleanup            Do not run the clean-up pass after the records.

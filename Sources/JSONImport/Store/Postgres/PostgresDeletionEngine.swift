@@ -57,12 +57,17 @@ final class PostgresDeletionEngine: DeletionEngine {
         case .seenBefore(let time):
             select = "SELECT r.\(entity.rowID) FROM \(entity.table) AS r WHERE \(PostgresEngine.seenAt(entity.spec, alias: "r")) < $1"
             parameters = [.real(time)]
-        case .notKept(let tenants):
+        case .notKept(let tenants, let scope):
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: keptTable)
+            // The scope's text numbers its own parameters from $1: the tenants' come after.
+            if let scope {
+                select += " AND t.\(entity.rowID) IN (\(scope.text))"
+                parameters = scope.parameters
+            }
             if let tenants {
-                let filter = PostgresEngine.tenantFilter(entity.spec, tenants: tenants, alias: "t", parameter: 1)
+                let filter = PostgresEngine.tenantFilter(entity.spec, tenants: tenants, alias: "t", parameter: parameters.count + 1)
                 select += filter.sql
-                parameters = filter.parameters
+                parameters += filter.parameters
             }
         case .unreachable:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))

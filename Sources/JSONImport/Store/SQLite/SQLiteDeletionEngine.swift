@@ -38,11 +38,15 @@ final class SQLiteDeletionEngine: DeletionEngine {
         case .seenBefore(let time):
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \"_seen_at\" < ?"
             parameters = [.real(time)]
-        case .notKept(let tenants):
+        case .notKept(let tenants, let scope):
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(keptTable))"
             if let tenants, let name = entity.spec.tenantAttribute {
                 select += " AND \(quote(name)) IN (\(tenants.map { _ in "?" }.joined(separator: ", ")))"
                 parameters = tenants
+            }
+            if let scope {
+                select += " AND \(entity.rowID) IN (\(scope.text))"
+                parameters += scope.parameters
             }
         case .unreachable:
             select = "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(entity.rowID) NOT IN (SELECT id FROM \(reachTable(entity)))"
