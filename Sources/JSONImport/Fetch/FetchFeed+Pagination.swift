@@ -30,8 +30,8 @@ extension FetchFeed {
             return Self.url(base, setting: parameter, to: cursor)
         case .pageNumber(let parameter):
             guard recordCount(in: response.body) > 0 else { return nil }
-            let number = pages.count + 1
-            return Self.url(base, setting: parameter, to: String(number + 1))
+            // This page is not among `pages` yet: it is page `pages.count + 1`.
+            return Self.url(base, setting: parameter, to: String(pages.count + 2))
         }
     }
 

@@ -14,6 +14,10 @@ extension ImportRun {
         selection.excludesStubs = true
         let rows = try store.engine.rowIDs(entity, selection, plan: store.plan)
         for row in rows { importer.tracker.touch(entity.index, row, .unchanged, seen: true) }
+        // A distributed entity's key holds its tenant: the records name it as they did.
+        if let slot = entity.tenantSlot, let position = entity.keySlots.firstIndex(of: slot) {
+            for key in keys where position < key.count { importer.rootTenants.insert(key[position]) }
+        }
         try seeLinkedRows(from: rows, importer)
         guard keepsRootRows else { return }
         // In payload order, as the records were read the first time.

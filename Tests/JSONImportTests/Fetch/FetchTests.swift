@@ -56,6 +56,24 @@ import Testing
         #expect(try api.requests().allSatisfy { $0.headers["if-none-match"] == nil })
     }
 
+    @Test func aNotModifiedPagePrunesADistributedEntityInTheTenantsItsRecordsName() throws {
+        let yaml = """
+            entities:
+              Member:
+                primaryKey: id
+                distribution: { key: orgId }
+                attributes: { orgId: { type: int, key: org_id }, id: int, login: string }
+            """
+        let api = try TestAPIServer(["/members": [.init(body: #"[{"org_id": 1, "id": 1, "login": "a"}]"#, etag: "\"m\"")]])
+        let mapper = try makeMapper(yaml)
+        let url = try #require(URL(string: api.url("/members")))
+        try mapper.fetch(from: url, as: "Member")
+        try mapper.importJSON(#"[{"org_id": 1, "id": 2, "login": "b"}, {"org_id": 2, "id": 3, "login": "c"}]"#, as: "Member")
+        let report = try mapper.fetch(from: url, as: "Member", options: FetchOptions(importOptions: .init(prune: true)))
+        #expect((report.notModified, report.counts(for: "Member")) == (1, ImportReport.Counts(unchanged: 1, deleted: 1)))
+        #expect(try mapper.texts("Member", "id", orderedBy: "id") == ["1", "3"])
+    }
+
     @Test func aFailedPageThrowsAnHTTPErrorNamingTheURLAndKeepsNothing() throws {
         let api = try TestAPIServer(Self.pages.merging(["/users?page=2": [.init(status: 503)]]) { $1 })
         let mapper = try makeMapper()
