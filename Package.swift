@@ -46,10 +46,14 @@ let package = Package(
         .executableTarget(name: "read-scale", dependencies: ["JSONImport"], path: "Benchmarks/ReadScale"),
         // A runnable tour of the Swift API: `swift run JSONImportExample`.
         .executableTarget(name: "JSONImportExample", dependencies: ["JSONImport"], path: "Examples/Swift"),
+        // Syncs a paged HTTP API from an async context: `swift run JSONImportFetchExample`.
+        .executableTarget(name: "JSONImportFetchExample", dependencies: ["JSONImport"], path: "Examples/Fetch"),
+        // The HTTP API the fetch tests talk to: a Python server on 127.0.0.1, started per test.
+        .target(name: "TestAPIServer", path: "Tests/TestAPIServer", exclude: ["server.py"]),
         .testTarget(
-            name: "JSONImportTests", dependencies: ["JSONImport"],
+            name: "JSONImportTests", dependencies: ["JSONImport", "TestAPIServer"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["jsonimport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["jsonimport", "TestAPIServer"], resources: [.copy("Fixtures")]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -5,6 +5,7 @@ import Testing
     /// Every registered command with its whole help text.
     static let commands: [(name: String, help: String)] = [
         ("import", HelpTexts.importCommand),
+        ("fetch", HelpTexts.fetch),
         ("query", HelpTexts.query),
         ("export", HelpTexts.export),
         ("stats", HelpTexts.stats),

@@ -46,7 +46,7 @@ import Testing
         #expect(alone.exitCode == 2 && alone.stderr.contains("--prune-scope applies only with --prune"), "\(alone)")
         let bad = try workspace.run(["import", "Issue", "issues.json", "--prune", "--prune-scope", "repo.nam = 'app'"])
         #expect(bad.exitCode == 2, "\(bad)")
-        #expect(bad.stderr.contains("--prune-scope: invalid filter: Repo has no field 'nam' (did you mean 'name'?)"), "\(bad)")
+        #expect(bad.stderr.contains("prune scope: invalid filter: Repo has no field 'nam' (did you mean 'name'?)"), "\(bad)")
         #expect(try workspace.run(["query", "Issue", "--fields", "id"]).stdout.contains("21"))
     }
 }

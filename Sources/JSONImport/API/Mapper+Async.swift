@@ -97,12 +97,18 @@ extension Mapper {
     public func importing(
         _ sources: [ImportSource], as entity: String, options: ImportOptions = .default
     ) -> AsyncThrowingStream<ImportEvent, any Error> {
+        Self.events { progress in try await self.importSources(sources, as: entity, options: options, progress: progress) }
+    }
+
+    /// The events of the import `run` does with the progress handler it is given: progress,
+    /// then the report; ending the loop cancels the import.
+    static func events(
+        of run: @escaping @Sendable (@escaping ImportProgress.Handler) async throws -> ImportReport
+    ) -> AsyncThrowingStream<ImportEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let report = try await importSources(sources, as: entity, options: options) { progress in
-                        continuation.yield(.progress(progress))
-                    }
+                    let report = try await run { progress in continuation.yield(.progress(progress)) }
                     continuation.yield(.finished(report))
                     continuation.finish()
                 } catch {

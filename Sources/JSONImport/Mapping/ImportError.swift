@@ -21,6 +21,9 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case usage
         /// The payload is larger than `maxPayloadSize`.
         case tooLarge
+        /// An HTTP request of a fetch failed: a status that is not a success, or no answer
+        /// (a timeout, a cut connection) past the retries. The message names the URL.
+        case http
     }
 
     /// The message (the same as ``message``).

@@ -8,6 +8,8 @@ public struct ImportProgress: Sendable, Hashable {
     public let totalBytes: Int?
     /// Root records read so far.
     public let records: Int
+    /// Payloads read to their end so far: files, or the pages of a fetch.
+    public let payloads: Int
     /// Seconds since the import started.
     public let elapsed: Double
     /// `true` for the last report of the import.
@@ -34,13 +36,16 @@ struct ProgressMeter {
     private let start = Date()
     private var finishedBytes = 0
     private var currentBytes = 0
+    private var payloads = 0
     private var lastReport = Date.distantPast
 
-    init(handler: @escaping ImportProgress.Handler, sources: [ImportSource]) {
+    /// - Parameter sources: every payload, or `nil` when they are not known in advance (the
+    ///   total size is unknown then).
+    init(handler: @escaping ImportProgress.Handler, sources: [ImportSource]?) {
         self.handler = handler
         var sizes: [ImportSource: Int] = [:]
-        var total: Int? = 0
-        for source in sources {
+        var total: Int? = sources == nil ? nil : 0
+        for source in sources ?? [] {
             switch source {
             case .data(let data, _): sizes[source] = data.count
             case .file(let path):
@@ -63,15 +68,27 @@ struct ProgressMeter {
         report(records: records, isFinished: false)
     }
 
-    mutating func finish(_ source: ImportSource, records: Int) {
-        finishedBytes += sizes[source] ?? currentBytes
+    /// The import has read `source` to its end; `nil` for a payload it did not read (the
+    /// store held it already).
+    mutating func finish(_ source: ImportSource?, records: Int) {
+        switch source {
+        case .data(let data, _)?: finishedBytes += data.count
+        case let source?: finishedBytes += sizes[source] ?? currentBytes
+        case nil: break
+        }
         currentBytes = 0
+        payloads += 1
+        report(records: records, isFinished: false)
+    }
+
+    /// The import has read every payload.
+    func end(records: Int) {
         report(records: records, isFinished: true)
     }
 
     private func report(records: Int, isFinished: Bool) {
         handler(ImportProgress(
-            bytesRead: finishedBytes + currentBytes, totalBytes: total, records: records,
+            bytesRead: finishedBytes + currentBytes, totalBytes: total, records: records, payloads: payloads,
             elapsed: Date().timeIntervalSince(start), isFinished: isFinished))
     }
 }

@@ -5,6 +5,7 @@ extension ImportReport {
         out.append("{\"entity\":")
         if let entity { out.appendString(entity) } else { out.append("null") }
         out.appendRaw(",\"records\":\(records),\"skipped\":\(skipped),\"dryRun\":\(dryRun)")
+        if let requests, let notModified { out.appendRaw(",\"requests\":\(requests),\"notModified\":\(notModified)") }
         out.append(",\"changes\":{")
         for (i, change) in changes.enumerated() {
             if i > 0 { out.append(",") }
@@ -83,6 +84,9 @@ extension ImportReport {
         case .import:
             let head = entity.map { "\($0): " } ?? ""
             lines.append("\(head)\(records) record\(records == 1 ? "" : "s") read, \(skipped) skipped\(dryRun ? " (dry run: nothing kept)" : "")")
+            if let requests, let notModified {
+                lines.append("  \(requests) request\(requests == 1 ? "" : "s"), \(notModified) not modified")
+            }
         case .delete:
             lines.append("delete \(entity ?? ""): \(deleted) row\(deleted == 1 ? "" : "s") deleted")
         case .clean:

@@ -8,6 +8,10 @@ public struct ImportReport: Sendable, Hashable {
     public var skipped: Int = 0
     /// `true` when the import ran as a dry run: everything was counted, then rolled back.
     public var dryRun: Bool = false
+    /// For a fetch: every HTTP request sent, retries included; `nil` for other operations.
+    public var requests: Int?
+    /// For a fetch: the `304 Not Modified` responses among ``requests``; `nil` for other operations.
+    public var notModified: Int?
     /// Per entity, in declaration order: every entity with touched or deleted rows.
     public var changes: [(entity: String, counts: Counts)] = []
     /// Rows the clean-up pass removed, per entity (non-zero only).

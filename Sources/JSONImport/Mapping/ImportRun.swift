@@ -11,13 +11,18 @@ struct ImportRun {
     var keepsRootRows = false
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
+        try run(SourceList(sources))
+    }
+
+    /// Imports the payloads `feed` hands over, as ``run(_:)-([ImportSource])`` does.
+    func run(_ feed: some PayloadFeed) throws -> ImportReport {
         if let entity = target.entities.first(where: { $0.spec.isOwned && $0.spec.cleanup != .none }) {
             throw ImportError(
                 code: .usage,
                 message: "\(entity.spec.name) has no primary key and is owned by what links to it; it can be imported as the root entity only with 'cleanup: none'",
                 report: ImportReport(entity: target.name))
         }
-        if target.isDocument, let source = sources.first(where: { (options.format ?? $0.impliedFormat) == .jsonl }) {
+        if target.isDocument, let source = feed.knownSources?.first(where: { (options.format ?? $0.impliedFormat) == .jsonl }) {
             throw ImportError(
                 code: .usage,
                 message: "document '\(target.name)' is read from one JSON document per payload, not JSON Lines ('\(source.name)')",
@@ -34,11 +39,11 @@ struct ImportRun {
         // the payloads again without it: standard input is copied first so it can be.
         // So is a document's, read once per root.
         let readsAgain = (options.onError == .skip && store.plan.hasUniqueAttributes) || target.roots.count > 1
-        let stdinCopy = try readsAgain && sources.contains(.file("-")) ? StdinCopy() : nil
+        let stdinCopy = try readsAgain && feed.knownSources?.contains(.file("-")) == true ? StdinCopy() : nil
         var refused: [RecordID: ImportIssue] = [:]
         while true {
             do {
-                return try run(sources, refusing: refused, stdinCopy: stdinCopy?.path, pruneScopes: pruneScopes)
+                return try run(feed, refusing: refused, stdinCopy: stdinCopy?.path, pruneScopes: pruneScopes)
             } catch let retry as UniqueRetry {
                 refused.merge(retry.issues) { first, _ in first }
             }
@@ -52,7 +57,7 @@ struct ImportRun {
         func refuse(_ message: String) -> ImportError {
             ImportError(code: .usage, message: message, report: ImportReport(entity: target.name))
         }
-        guard options.prune else { throw refuse("--prune-scope applies only with --prune") }
+        guard options.prune else { throw refuse("a prune scope applies only with prune") }
         var compiled: [Int: CompiledQuery] = [:]
         for entity in target.entities {
             do {
@@ -60,9 +65,9 @@ struct ImportRun {
                 selection.filter = try Filter(scope).expression.get()
                 compiled[entity.index] = try store.reader.compiledQuery(entity, selection)
             } catch let error as QueryError {
-                throw refuse("--prune-scope: \(error.message)")
+                throw refuse("prune scope: \(error.message)")
             } catch let error as FilterError {
-                throw refuse("--prune-scope: \(QueryError(error).message)")
+                throw refuse("prune scope: \(QueryError(error).message)")
             }
         }
         return compiled
@@ -83,14 +88,14 @@ struct ImportRun {
 
     /// One pass over the payloads, leaving out the records of `refused` with their errors.
     private func run(
-        _ sources: [ImportSource], refusing refused: [RecordID: ImportIssue], stdinCopy: String?, pruneScopes: [Int: CompiledQuery]
+        _ feed: some PayloadFeed, refusing refused: [RecordID: ImportIssue], stdinCopy: String?, pruneScopes: [Int: CompiledQuery]
     ) throws -> ImportReport {
         let importer = Importer(store: store, now: now)
         importer.validators = validators
         var report = ImportReport(entity: target.name)
         report.dryRun = options.dryRun
         let parser = JSONParser(maxDepth: options.maxDepth)
-        var meter = progress.map { ProgressMeter(handler: $0, sources: sources) }
+        var meter = progress.map { ProgressMeter(handler: $0, sources: feed.knownSources) }
         // An import started from async code stops at the next record once its task is
         // cancelled; throwing rolls the whole import back.
         let cancellation = CancellationFlag.current
@@ -103,7 +108,18 @@ struct ImportRun {
                 store.writeState.isImporting = true
                 defer { store.writeState.isImporting = false }
                 try importer.noteEmptyTables()
-                for (position, source) in sources.enumerated() {
+                try feed.rewind()
+                var position = -1
+                while let payload = try feed.next() {
+                    position += 1
+                    guard case .source(let source) = payload else {
+                        // The records a feed's page held before (a feed's target is one entity).
+                        try readAgain(payload, importer, into: &report, meter: &meter)
+                        presentRoots.insert(0)
+                        continue
+                    }
+                    // The root keys of the payload, for a feed that keeps them (a fetched page).
+                    var keys: [[StoredValue]] = []
                     let format = options.format ?? source.impliedFormat
                     meter?.start(source)
                     for (r, root) in target.roots.enumerated() {
@@ -121,6 +137,11 @@ struct ImportRun {
                             meter?.advance(to: record.offset, records: report.records)
                             try importer.setAsideDueLinkIndexes()
                             importer.recordPlace = .init(source: list, file: source.name, record: record.index, line: record.line, prefix: record.path)
+                            if feed.collectsKeys, let entity = importer.rootEntity(of: record.value, root),
+                                let key = importer.rootKey(of: record.value, entity)
+                            {
+                                keys.append(key)
+                            }
                             if let issue = try refused[RecordID(source: list, record: record.index)] ?? importRoot(record, of: root, from: source, importer) {
                                 report.skipped += 1
                                 report.errors.append(issue)
@@ -134,7 +155,9 @@ struct ImportRun {
                         if isPresent { presentRoots.insert(r) }
                     }
                     meter?.finish(source, records: report.records)
+                    try feed.finished(keys: keys)
                 }
+                meter?.end(records: report.records)
                 try cancellation?.check()
                 try settleUniques(importer)
                 try importer.restoreLinkIndexes()

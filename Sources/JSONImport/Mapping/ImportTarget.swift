@@ -25,32 +25,42 @@ struct ImportTarget {
     ///
     /// - Throws: ``ImportError`` (usage) for an unknown name, or `--root` given for a document.
     init(named name: String, in plan: ImportPlan, options: ImportOptions) throws(ImportError) {
-        self.name = name
         let override = options.root.map(JSONKeyPath.init(dotted:))
         if let entity = plan.entity(named: name) {
-            roots = [Root(path: override ?? entity.spec.root, entity: entity, union: nil, entities: [entity])]
-            isDocument = false
+            self.init(entity: entity, options: options)
         } else if let union = plan.unions[name] {
-            roots = [Self.root(of: union, at: override ?? union.spec.root, plan)]
-            isDocument = false
+            self.init(name: name, roots: [Self.root(of: union, at: override ?? union.spec.root, plan)], isDocument: false)
         } else if let document = plan.spec.document(named: name) {
             if options.root != nil {
                 throw ImportError(
                     code: .usage, message: "--root does not apply to document '\(name)': its roots say where each record list is",
                     report: ImportReport(entity: name))
             }
-            roots = document.roots.map { root in
+            let roots = document.roots.map { root in
                 if let entity = plan.entity(named: root.entity) {
                     return Root(path: root.path, entity: entity, union: nil, entities: [entity])
                 }
                 return Self.root(of: plan.unions[root.entity]!, at: root.path, plan)
             }
-            isDocument = true
+            self.init(name: name, roots: roots, isDocument: true)
         } else {
             let names = plan.spec.entities.map(\.name) + plan.spec.unions.map(\.name) + plan.spec.documents.map(\.name)
             let hint = Suggestion.hint(for: name, among: names)
             throw ImportError(code: .usage, message: "unknown entity '\(name)'\(hint)", report: ImportReport(entity: name))
         }
+    }
+
+    /// The target of an import of `entity`'s records, at the root key path of `options` or
+    /// the entity's own.
+    init(entity: EntityPlan, options: ImportOptions) {
+        let path = options.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root
+        self.init(name: entity.spec.name, roots: [Root(path: path, entity: entity, union: nil, entities: [entity])], isDocument: false)
+    }
+
+    private init(name: String, roots: [Root], isDocument: Bool) {
+        self.name = name
+        self.roots = roots
+        self.isDocument = isDocument
     }
 
     private static func root(of union: UnionPlan, at path: JSONKeyPath?, _ plan: ImportPlan) -> Root {

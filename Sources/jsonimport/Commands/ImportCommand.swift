@@ -14,11 +14,17 @@ struct ImportCommand: Command {
             ArgumentSpec("ENTITY", help: "The root entity the records belong to: an entity, a union or a document."),
             ArgumentSpec("FILE", help: "Payload files ('-' for standard input).", isRepeatable: true),
         ],
-        options: [
+        options: payloadOptions(formatDefault: "by file extension"))
+
+    /// The options `fetch` takes too: how payloads are read and imported, and the report.
+    static func payloadOptions(formatDefault: String) -> [OptionSpec] {
+        [
             .value("--root", "KEYPATH", help: "Key path of the record list in the payload (overrides the entity's root)."),
-            .value("--format", "FORMAT", help: "Payload format.", default: "by file extension", allowed: ["json", "jsonl"]),
+            .value("--format", "FORMAT", help: "Payload format.", default: formatDefault, allowed: ["json", "jsonl"]),
             .flag("--prune", help: "Delete rows of ENTITY that the payloads do not contain (sync mode)."),
-            .value("--prune-scope", "EXPR", help: "With --prune: prune only the rows of ENTITY matching this filter (a partial sync)."),
+            .value(
+                "--prune-scope", "EXPR",
+                help: "With --prune: prune only the rows of ENTITY this filter selects once the records are imported (as --where of query)."),
             .value("--on-error", "POLICY", help: "What a record error does: abort the import or skip the record.",
                    default: "abort", allowed: ["abort", "skip"]),
             .flag("--no-cleanup", help: "Do not run the clean-up pass after the records."),
@@ -30,7 +36,8 @@ struct ImportCommand: Command {
             .value("--max-payload-size", "SIZE",
                    help: "Largest JSON document read, in bytes or with a unit K, M or G; each line of a JSON Lines file counts alone.",
                    default: "1G"),
-        ])
+        ]
+    }
 
     let entity: String
     let files: [String]
@@ -40,26 +47,34 @@ struct ImportCommand: Command {
     init(parsing arguments: ParsedArguments) throws(CLIError) {
         entity = arguments.argument("ENTITY") ?? ""
         files = arguments.arguments("FILE")
+        options = try Self.importOptions(arguments, defaultFormat: files.contains { PayloadFormat(fileName: $0) == .jsonl } ? .jsonl : nil)
+        reportFormat = ReportFormat(arguments)
+    }
+
+    /// The import options that ``payloadOptions(formatDefault:)`` give; `defaultFormat` is the
+    /// format of the payloads when `--format` is not given, if known.
+    static func importOptions(_ arguments: ParsedArguments, defaultFormat: PayloadFormat?) throws(CLIError) -> ImportOptions {
         let format = arguments.value(of: "--format").flatMap(PayloadFormat.init(rawValue:))
         let root = arguments.value(of: "--root")
-        if root != nil && (format == .jsonl || (format == nil && files.contains { PayloadFormat(fileName: $0) == .jsonl })) {
+        if root != nil && (format ?? defaultFormat) == .jsonl {
             throw .usage("--root does not apply to JSON Lines payloads")
         }
         let pruneScope = arguments.value(of: "--prune-scope")
-        if pruneScope != nil && !arguments.isSet("--prune") { throw .usage("--prune-scope applies only with --prune") }
+        if pruneScope != nil && !arguments.isSet("--prune") {
+            throw .usage("--prune-scope applies only with --prune")
+        }
         let maxDepth = arguments.value(of: "--max-depth").map { Int($0) } ?? ImportOptions.defaultMaxDepth
         guard let maxDepth, (1...ImportOptions.maximumDepthLimit).contains(maxDepth) else {
             throw .invalidValue(
                 arguments.value(of: "--max-depth") ?? "", for: "--max-depth",
                 expected: "an integer from 1 to \(ImportOptions.maximumDepthLimit)")
         }
-        options = ImportOptions(
+        return ImportOptions(
             root: root, format: format, prune: arguments.isSet("--prune"), pruneScope: pruneScope,
             onError: arguments.value(of: "--on-error") == "skip" ? .skip : .abort,
             cleanup: !arguments.isSet("--no-cleanup"), dryRun: arguments.isSet("--dry-run"),
             explain: arguments.isSet("--explain"), maxDepth: maxDepth,
             maxPayloadSize: try arguments.value(of: "--max-payload-size").map(Self.size) ?? ImportOptions.defaultMaxPayloadSize)
-        reportFormat = ReportFormat(arguments)
     }
 
     /// Bytes in a size such as `100`, `512K`, `10M`, `1G` (units of 1024).

@@ -2,13 +2,17 @@ import Foundation
 import JSONImport
 
 /// Draws import progress on one line of standard error: a bar, bytes, records per second and
-/// the time left.
+/// the time left; for a fetch, pages instead of the bar.
 struct ProgressBar: Sendable {
     private let standardError = FileHandle.standardError
+    /// Whether the payloads are the pages of a fetch, counted rather than measured.
+    var countsPages = false
 
     func draw(_ progress: ImportProgress) {
         var line = "\r"
-        if let total = progress.totalBytes, total > 0 {
+        if countsPages {
+            line += "\(progress.payloads) page\(progress.payloads == 1 ? "" : "s"), " + Self.bytes(progress.bytesRead)
+        } else if let total = progress.totalBytes, total > 0 {
             let fraction = min(1, Double(progress.bytesRead) / Double(total))
             let width = 24
             let filled = Int(fraction * Double(width))

@@ -8,6 +8,7 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         ImportCommand.self,
+        FetchCommand.self,
         QueryCommand.self,
         ExportCommand.self,
         StatsCommand.self,

@@ -29,6 +29,8 @@ enum HelpTexts {
         COMMANDS:
           import                  Imports JSON payloads into the store, upserting every
                                   record by its key.
+          fetch                   Imports what an HTTP API returns, page after page, in
+                                  one transaction.
           query                   Prints stored records of an entity, filtered, ordered
                                   and paged.
           export                  Prints stored records of an entity shaped like the API
@@ -139,8 +141,9 @@ enum HelpTexts {
                                   extension)
           --prune                 Delete rows of ENTITY that the payloads do not contain
                                   (sync mode).
-          --prune-scope EXPR      With --prune: prune only the rows of ENTITY matching
-                                  this filter (a partial sync).
+          --prune-scope EXPR      With --prune: prune only the rows of ENTITY this
+                                  filter selects once the records are imported (as
+                                  --where of query).
           --on-error POLICY       What a record error does: abort the import or skip the
                                   record. (values: abort, skip; default: abort)
           --no-cleanup            Do not run the clean-up pass after the records.
