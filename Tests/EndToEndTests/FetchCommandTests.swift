@@ -170,6 +170,27 @@ import Testing
         #expect(try api.targets() == ["/users", "/users?since=2024-03-02T06%3A30%3A00.5Z", "/users?since=2024-03-02T06%3A30%3A00.5Z"])
     }
 
+    @Test func anIncrementalSyncDeletesWhatItsTombstonesName() throws {
+        let mapping = """
+            entities:
+              Item:
+                primaryKey: id
+                deleteWhen: { key: deleted, equals: true }
+                attributes: { id: int, name: string, updatedAt: { key: updated_at, type: date } }
+            """
+        let api = try TestAPIServer([
+            "/items": [.init(body: #"[{"id": 1, "name": "a", "updated_at": "2024-05-01T00:00:00Z"}, {"id": 2, "name": "b", "updated_at": "2024-05-02T00:00:00Z"}]"#)],
+            "/items?since=2024-05-02T00%3A00%3A00Z": [.init(body: #"[{"id": 1, "deleted": true, "updated_at": "2024-05-03T00:00:00Z"}]"#)],
+        ])
+        let workspace = try Workspace(mappings: ["items.yml": mapping])
+        #expect(try workspace.fetch("Item", api.url("/items"), ["--since", "updatedAt=since"]).exitCode == 0)
+        let result = try workspace.fetch("Item", api.url("/items"), ["--since", "updatedAt=since", "--report", "json", "--explain"])
+        #expect(result.stdout == #"{"entity":"Item","records":1,"skipped":0,"dryRun":false,"requests":1,"notModified":0,"#
+            + #""changes":{"Item":{"inserted":0,"updated":0,"unchanged":0,"deleted":1}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"#
+            + #""staleRecords":{},"errors":[],"deletions":[{"entity":"Item","key":1,"reason":"tombstone"}]}"# + "\n", "\(result)")
+        #expect(try workspace.run(["query", "Item", "--fields", "id", "--format", "jsonl"]).stdout == #"{"id":2}"# + "\n")
+    }
+
     @Test func incrementalSyncSendsANumberAsItsDigits() throws {
         let api = try TestAPIServer([
             "/users?per_page=2": [.init(body: #"[{"id": 7, "login": "a", "score": 12.0}, {"id": 3, "login": "b", "score": 9.5}]"#)],
