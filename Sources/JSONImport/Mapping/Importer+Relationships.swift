@@ -73,12 +73,7 @@ extension Importer {
     private func reference(
         key: [Value], _ relationship: RelationshipPlan, of entity: EntityPlan, target: EntityPlan
     ) throws(RecordError) -> Int64? {
-        let rowKey = RowKey(key)
-        if let row = tracker.identity(target.index, rowKey) { return row }
-        if !isKnownAbsent(target, rowKey), let row = try store({ () throws(StoreError) in try rows.rowID(target, key: key) }) {
-            tracker.remember(target.index, rowKey, row)
-            return row
-        }
+        if let row = try storedRow(target, key: key) { return row }
         switch relationship.spec.missing {
         case .stub:
             return try insertStub(target, key: key)
@@ -89,6 +84,17 @@ extension Importer {
             let shown = key.map { $0.stored.shown }.joined(separator: ", ")
             throw fail("no \(target.spec.name) with key \(shown) (missing: error)")
         }
+    }
+
+    /// The row of `entity` with `key` stored now (written earlier in this import included),
+    /// remembered for the next lookup; `nil` when there is none.
+    func storedRow(_ entity: EntityPlan, key: [Value]) throws(RecordError) -> Int64? {
+        let rowKey = RowKey(key)
+        if let row = tracker.identity(entity.index, rowKey) { return row }
+        guard !isKnownAbsent(entity, rowKey), let row = try store({ () throws(StoreError) in try rows.rowID(entity, key: key) })
+        else { return nil }
+        tracker.remember(entity.index, rowKey, row)
+        return row
     }
 
     /// The key values of a reference: a scalar, or an array of values in key order. A

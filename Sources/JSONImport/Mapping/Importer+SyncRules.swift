@@ -36,14 +36,6 @@ extension Importer {
         return Self.isNewer(stored, than: version.stored) ? .stale(row: row) : .record
     }
 
-    /// The row with `key` stored now (written earlier in this import included), or `nil`.
-    private func storedRow(_ entity: EntityPlan, key: [Value]) throws(RecordError) -> Int64? {
-        let rowKey = RowKey(key)
-        if let row = tracker.identity(entity.index, rowKey) { return row }
-        guard !isKnownAbsent(entity, rowKey) else { return nil }
-        return try store { () throws(StoreError) in try rows.rowID(entity, key: key) }
-    }
-
     /// Whether version `stored` is greater than `version` (both of one type, int or date).
     private static func isNewer(_ stored: StoredValue, than version: StoredValue) -> Bool {
         switch (stored, version) {
