@@ -9,14 +9,16 @@
 /// The first steps (everything the roots link to, and what that links to: most rows, in a
 /// large store) go in before the tables have indexes, as bulk inserts checked against the
 /// table by a hash anti-join: with the indexes in place each row took an index entry at a time,
-/// three times as long. The indexes (by id, by step) come before the steps after them, which
-/// reach few rows each, so that a long chain does not read the whole table every step.
+/// three times as long. The indexes (by id, by step) come before a step after them, which
+/// reaches few rows, so that a long chain does not read the whole table every step; a pass
+/// whose chains end within the first steps builds none.
 extension PostgresDeletionEngine {
     func reachTable(_ entity: EntityPlan) -> String { quote("_cleanup_reach_\(entity.index)") }
 
     func beginReachability(_ entities: [EntityPlan]) throws(StoreError) {
         try begin()
         step = [:]
+        emptyFrontiers = []
         var statements: [String] = []
         for entity in entities {
             let table = reachTable(entity)
@@ -28,6 +30,10 @@ extension PostgresDeletionEngine {
         }
         indexedReach = []
         guard !statements.isEmpty else { return }
+        // Hashing a large store's rows in memory: at the default `work_mem` (4 MB) the hash
+        // tables of the first steps spill to disk. Raised for the transaction, never lowered.
+        statements.append(
+            "SELECT set_config('work_mem', (greatest(pg_size_bytes(current_setting('work_mem')), \(Self.reachWorkMemory)) / 1024)::text || 'kB', true)")
         try execute(statements.joined(separator: "; "))
     }
 
@@ -43,6 +49,12 @@ extension PostgresDeletionEngine {
                 [.integer(next)])
             return
         }
+        // An empty frontier reaches nothing.
+        guard !emptyFrontiers.contains(source.index) else { return }
+        if step[source.index]! >= Self.unindexedSteps {
+            try indexReach(source)
+            try indexReach(target)
+        }
         let frontier = "SELECT id FROM \(reachTable(source)) WHERE step = $2"
         try run(
             "INSERT INTO \(reachTable(target)) (id, step) SELECT DISTINCT t.id, $1::int4 FROM ("
@@ -54,11 +66,22 @@ extension PostgresDeletionEngine {
         try begin()
         let reached = step[entity.index]! + 1
         step[entity.index] = reached
-        if reached >= Self.unindexedSteps { try indexReach(entity) }
         let found = try rows(
             "SELECT 1 FROM \(reachTable(entity)) WHERE step = $1 LIMIT 1", [.integer(Int64(reached))])
+        // Temporary tables get no statistics but from ANALYZE: without them the steps after a
+        // bulk one are planned for a table of a few thousand rows (a nested loop over an index,
+        // a row at a time).
+        if found.isEmpty {
+            emptyFrontiers.insert(entity.index)
+        } else {
+            emptyFrontiers.remove(entity.index)
+            if reached <= Self.unindexedSteps { try execute("ANALYZE \(reachTable(entity))") }
+        }
         return !found.isEmpty
     }
+
+    /// The `work_mem` of a pass, in bytes, at least.
+    static let reachWorkMemory = 64 << 20
 
     /// Steps of a pass that run before the reach tables get their indexes.
     static let unindexedSteps = 2

@@ -21,6 +21,8 @@ final class PostgresDeletionEngine: DeletionEngine {
     private(set) var roundTrips = 0
     /// Per entity in the reachability pass (by index): the step whose rows are its frontier.
     var step: [Int: Int] = [:]
+    /// Entities in the reachability pass (by index) whose frontier holds no rows.
+    var emptyFrontiers: Set<Int> = []
     /// Entities whose reach table has its indexes in this pass.
     var indexedReach: Set<Int> = []
 
