@@ -73,21 +73,55 @@ struct PostgresDistributionTests {
             let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
             let engine = try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
             engine.connection.statementLog = []
-            let options = ImportOptions(onError: .skip, cleanup: false)
+            let options = ImportOptions(onError: .skip)
             for round in 0...2 {
                 try mapper.importData(Data(Self.members(600, round: round).utf8), as: "Member", options: options)
             }
             let refused = try mapper.importData(
                 Data(#"[{"org_id": 1, "id": 1, "projects": [{"id": 10, "org_id": 2}]}]"#.utf8), as: "Member", options: options)
             #expect(refused.errors.count == 1)
+            // A sync of the first 200 members, in all three tenants: prune deletes the other
+            // 401, their addresses and projects cascade, and the tag only member 601 used is
+            // an orphan.
+            try mapper.importData(
+                Data(#"[{"org_id": 2, "id": 601, "projects": [{"id": 9000, "title": "x", "tags": [{"name": "solo"}]}]}]"#.utf8),
+                as: "Member")
+            var sync = ImportOptions(onError: .skip)
+            sync.prune = true
+            let synced = try mapper.importData(Data(Self.members(200).utf8), as: "Member", options: sync)
+            #expect(synced.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Tag 1"])
+            #expect(try mapper.query("Member").count() == 200)
+            // What SQLite, one node, does with the same imports.
+            let file = NSTemporaryDirectory() + "distribution-\(UUID().uuidString).sqlite"
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let local = try Mapper(spec: spec, store: Mapper.StoreLocation(file))
+            for round in 0...2 {
+                try local.importData(Data(Self.members(600, round: round).utf8), as: "Member", options: options)
+            }
+            try local.importData(
+                Data(#"[{"org_id": 2, "id": 601, "projects": [{"id": 9000, "title": "x", "tags": [{"name": "solo"}]}]}]"#.utf8),
+                as: "Member")
+            let expected = try local.importData(Data(Self.members(200).utf8), as: "Member", options: sync)
+            #expect(synced.changes.map { "\($0.entity) \($0.counts)" } == expected.changes.map { "\($0.entity) \($0.counts)" })
+            #expect(try mapper.exportData(ExportRequest(entity: "Member", depth: 2)) == local.exportData(ExportRequest(entity: "Member", depth: 2)))
             let log = try #require(engine.connection.statementLog)
             let tables = Self.distributedTables(spec)
-            // What the check reads: merges of changed rows, link lists replaced, seen rows.
+            // What the check reads: merges of changed rows, link lists replaced, seen rows,
+            // prune and its cascades, the clean-up pass.
             for kind in ["UPDATE \"Member\" AS t SET", "DELETE FROM \"Member_friends\"", "COPY \"Project_tags\"",
-                         "INSERT INTO \"Member__seen\"", "COPY \"Member\""] {
+                         "INSERT INTO \"Member__seen\"", "COPY \"Member\"", "WITH gone AS (DELETE FROM \"Project\"",
+                         "DELETE FROM \"Project_tags\"", "INSERT INTO \"_cleanup_reach_"] {
                 #expect(log.contains { $0.hasPrefix(kind) }, "no statement begins with \(kind)")
             }
-            #expect(Self.unrouted(log, tables) == [])
+            // But those that start from tags, rows of a reference entity, which links of every
+            // tenant hold: reaching tags, and the links of orphan tags dropped.
+            let tag = try #require(mapper.store.withLock { $0.plan.entity(named: "Tag")?.index })
+            let unrouted = Self.unrouted(log, tables)
+            #expect(!unrouted.isEmpty)
+            #expect(unrouted.allSatisfy { sql in
+                sql.hasPrefix("INSERT INTO \"_cleanup_reach_\(tag)\"")
+                    || sql.contains("FROM \"Project_tags\" WHERE \"target\" IN (SELECT id FROM \"_delete_\(tag)\"")
+            })
             // The check refuses a statement without its tenant.
             #expect(Self.unrouted(["SELECT \"source\" FROM \"Member_friends\" WHERE \"target\" = ANY($1)"], tables).count == 1)
             #expect(Self.unrouted([#"UPDATE "Address" AS t SET "orgId" = s."orgId" FROM s WHERE t."orgId" = s."orgId""#], tables).count == 1)

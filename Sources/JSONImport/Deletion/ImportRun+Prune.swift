@@ -14,6 +14,7 @@ extension ImportRun {
         skippedKeys: [(entity: EntityPlan, key: [StoredValue])]
     ) throws -> [Deletion] {
         let deleter = Deleter(store: store)
+        deleter.engine.keepToNamedTenants()
         deleter.readsKeys = options.explain || store.writeState.collectsChanges
         var deletions: [Deletion] = []
         var mayHaveOrphans = importer.tracker.mayHaveOrphans

@@ -13,6 +13,8 @@ extension Store {
         }
         let isPending = try engine.isCleanupPending()
         guard mayHaveOrphans || isPending else { return [] }
+        // The pass skipped earlier may have orphans in any tenant.
+        if isPending { engine.reachEveryTenant() }
         let deletions = try CleanupPass(plan: plan).run(deleter, tracker: tracker)
         if isPending { try engine.setCleanupPending(false) }
         return deletions

@@ -46,6 +46,16 @@ protocol DeletionEngine: AnyObject {
     /// Adds the row of `entity` with primary key `key` to the kept set, if it exists.
     func keep(_ entity: EntityPlan, key: [StoredValue]) throws(StoreError)
 
+    /// Keeps the operation's deletions to the tenants of distributed entities (SPEC 6) that
+    /// its records named, as an import's are (its records' rows, their cascades, prune and
+    /// clean-up: rows link only within their tenant). An engine that routes statements by
+    /// tenant names them in each; the others need not.
+    func keepToNamedTenants()
+
+    /// Lets the operation's deletions reach every tenant again: a clean-up pass catching up
+    /// on one an earlier operation skipped.
+    func reachEveryTenant()
+
     /// Starts reachability over `entities`: their reached sets and frontiers empty.
     func beginReachability(_ entities: [EntityPlan]) throws(StoreError)
 
@@ -96,4 +106,10 @@ enum DeletionSelection {
 struct CompiledQuery {
     let text: String
     let parameters: [StoredValue]
+}
+
+extension DeletionEngine {
+    /// One node holds every tenant: nothing to route.
+    func keepToNamedTenants() {}
+    func reachEveryTenant() {}
 }

@@ -25,6 +25,9 @@ final class PostgresDeletionEngine: DeletionEngine {
     var emptyFrontiers: Set<Int> = []
     /// Entities whose reach table has its indexes in this pass.
     var indexedReach: Set<Int> = []
+    /// The tenants whose rows the operation's deletions reach, or `nil` for every tenant (see
+    /// ``keepToNamedTenants()``): statements on distributed entities' tables name them.
+    private(set) var tenantScope: Set<StoredValue>?
 
     var connection: PostgresConnection { store.connection }
 
@@ -73,6 +76,7 @@ final class PostgresDeletionEngine: DeletionEngine {
             }
         case .unreachable:
             select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))
+                + scopedToTenants(entity, alias: "t")
         case .kept:
             select = "SELECT id FROM \(keptTable)"
         }
@@ -128,12 +132,13 @@ final class PostgresDeletionEngine: DeletionEngine {
         let keys = readingKeys ? entity.spec.primaryKey.map(quote) : []
         let marked = "SELECT id FROM \(markTable(entity)) WHERE round \(cascaded ? ">" : "=") 0"
         let delete = PostgresStatement(
-            "WITH gone AS (DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (\(marked)) RETURNING "
+            "WITH gone AS (DELETE FROM \(entity.table) WHERE \(entity.rowID) IN (\(marked))\(scopedToTenants(entity)) RETURNING "
                 + ([entity.rowID] + keys).joined(separator: ", ") + ") SELECT * FROM gone ORDER BY 1")
         var statements = shared.dropLinks(to: entity, from: marked).map { PostgresStatement($0) } + [delete]
         if entity.spec.hasTimestamps {
             statements.append(PostgresStatement(
-                "DELETE FROM \(quote(StorageSchema.seenTable(of: entity.spec.table))) WHERE \"_id\" IN (\(marked))"))
+                "DELETE FROM \(quote(StorageSchema.seenTable(of: entity.spec.table))) WHERE \"_id\" IN (\(marked))"
+                    + scopedToTenants(entity, column: entity.spec.tenantAttribute == entity.spec.rowIDColumn ? "_id" : nil)))
         }
         let results = try pipeline(statements)
         var rows: [Int64] = []
@@ -150,7 +155,8 @@ final class PostgresDeletionEngine: DeletionEngine {
         try begin()
         guard !entity.spec.isOwned else { return [] }
         let columns = entity.spec.primaryKey.map(quote).joined(separator: ", ")
-        let found = try rows("SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) = $1", [.integer(row)])
+        let found = try rows(
+            "SELECT \(columns) FROM \(entity.table) WHERE \(entity.rowID) = $1\(scopedToTenants(entity))", [.integer(row)])
         return found.first ?? []
     }
 
@@ -238,17 +244,23 @@ final class PostgresDeletionEngine: DeletionEngine {
     @discardableResult
     func run(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> Int {
         roundTrips += 1
+        let (sql, parameters) = bindingTenants(sql, parameters)
         return try connection.run(sql, parameters)
     }
 
     func rows(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> [[StoredValue]] {
         roundTrips += 1
+        let (sql, parameters) = bindingTenants(sql, parameters)
         return try connection.rows(sql, parameters)
     }
 
     /// Runs `statements` in one round trip; the error of the first that fails is thrown.
     private func pipeline(_ statements: [PostgresStatement]) throws(StoreError) -> [PostgresStatementResult] {
         roundTrips += 1
+        let statements = statements.map { statement in
+            let (sql, parameters) = bindingTenants(statement.sql, statement.parameters)
+            return PostgresStatement(sql, parameters, isPlannedEachRun: statement.isPlannedEachRun && parameters.isEmpty)
+        }
         do {
             return try connection.pipeline(statements)
         } catch {
@@ -256,6 +268,58 @@ final class PostgresDeletionEngine: DeletionEngine {
         }
     }
 
-    /// The statements both stores share.
-    var shared: DeletionSQL { DeletionSQL(plan: plan) }
+    /// The statements both stores share, kept to the tenants in scope.
+    var shared: DeletionSQL {
+        var sql = DeletionSQL(plan: plan)
+        sql.tenants = { [unowned self] entity in tenantCondition(entity) }
+        return sql
+    }
+
+    // MARK: Tenants
+
+    func keepToNamedTenants() {
+        let named = store.rowPath.tenants
+        tenantScope = named.isEmpty ? nil : named
+    }
+
+    func reachEveryTenant() {
+        tenantScope = nil
+    }
+
+    /// `"tenant" = ANY($tenants::type[])` on the rows of distributed `entity`'s table (its
+    /// seen table's `column`, when given), or `nil` outside a ``tenantScope`` or for an entity
+    /// that is not distributed. The marker stands for the scope's tenants, bound as the
+    /// statement's last parameter when it runs (see ``bindingTenants(_:_:)``).
+    func tenantCondition(_ entity: EntityPlan, column: String? = nil, alias: String? = nil) -> String? {
+        guard tenantScope != nil, let name = entity.spec.tenantAttribute, let attribute = entity.spec.attribute(named: name)
+        else { return nil }
+        let qualified = (alias.map { "\($0)." } ?? "") + quote(column ?? name)
+        return "\(qualified) = ANY(\(Self.tenantsMarker)::\(PostgresEngine.arrayType(of: attribute.type))[])"
+    }
+
+    private static let tenantsMarker = "$tenants"
+
+    /// `sql` with its tenant markers numbered as parameters after `parameters`, and those
+    /// parameters with the scope's tenants of each array type appended.
+    private func bindingTenants(_ sql: String, _ parameters: [StoredValue]) -> (String, [StoredValue]) {
+        guard sql.contains(Self.tenantsMarker), let scope = tenantScope else { return (sql, parameters) }
+        var sql = sql
+        var parameters = parameters
+        for type in ["int8", "text", "uuid"] {
+            let marker = "\(Self.tenantsMarker)::\(type)[]"
+            guard sql.contains(marker) else { continue }
+            let values = scope.filter { value in
+                if case .integer = value { return type == "int8" }
+                return type != "int8"
+            }
+            parameters.append(.text("{" + values.map(PostgresEngine.arrayElement).sorted().joined(separator: ",") + "}"))
+            sql = sql.replacingOccurrences(of: marker, with: "$\(parameters.count)::\(type)[]")
+        }
+        return (sql, parameters)
+    }
+
+    /// `AND` ``tenantCondition(_:column:alias:)``, or nothing.
+    func scopedToTenants(_ entity: EntityPlan, column: String? = nil, alias: String? = nil) -> String {
+        tenantCondition(entity, column: column, alias: alias).map { " AND \($0)" } ?? ""
+    }
 }

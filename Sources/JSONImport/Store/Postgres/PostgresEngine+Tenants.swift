@@ -9,7 +9,9 @@ extension PostgresEngine {
     /// `AND alias."tenant" = ANY($n::type[])` for a row of distributed `entity`, with its
     /// parameter, or nothing. `alias` `nil` names the column bare.
     func tenantFilter(_ entity: EntitySpec, alias: String?, parameter n: Int) -> (sql: String, parameters: [StoredValue]) {
-        Self.tenantFilter(entity, tenants: rowPath.tenants, alias: alias, parameter: n)
+        // A transaction that named none (`delete`, which names its rows by query) reaches every tenant.
+        guard !rowPath.tenants.isEmpty else { return ("", []) }
+        return Self.tenantFilter(entity, tenants: rowPath.tenants, alias: alias, parameter: n)
     }
 
     /// `AND alias."tenant" = ANY($n::type[])` naming `tenants`, with its parameter, or
