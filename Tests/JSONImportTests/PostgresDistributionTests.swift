@@ -128,6 +128,36 @@ struct PostgresDistributionTests {
         }
     }
 
+    /// Tenants of two types, named in one transaction: each statement names those of its own.
+    @Test func tenantsOfTwoTypesInOneTransaction() throws {
+        try TestPostgres.withSchema { url, _ in
+            let spec = try MappingSpec.load(
+                yaml: """
+                    entities:
+                      Member:
+                        primaryKey: id
+                        distribution: { key: orgId }
+                        attributes: { orgId: int, id: int, login: string }
+                      Page:
+                        primaryKey: slug
+                        distribution: { key: space }
+                        attributes: { space: string, slug: string, title: string }
+                    """, file: "m.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            for round in 0...1 {
+                try mapper.write {
+                    try mapper.importData(Data(#"[{"orgId": 1, "id": 1, "login": "m\#(round)"}]"#.utf8), as: "Member")
+                    try mapper.importData(Data(#"[{"space": "docs", "slug": "a", "title": "t\#(round)"}]"#.utf8), as: "Page")
+                    try mapper.importData(Data(#"[{"orgId": 1, "id": 2, "login": "n\#(round)"}]"#.utf8), as: "Member")
+                }
+            }
+            let members = try mapper.exportData(ExportRequest(entity: "Member"))
+            #expect(String(decoding: members, as: UTF8.self).contains(#""login":"n1""#))
+            let pages = try mapper.exportData(ExportRequest(entity: "Page"))
+            #expect(String(decoding: pages, as: UTF8.self).contains(#""title":"t1""#))
+        }
+    }
+
     @Test func tablesHoldTheTenantInTheirKeysLinksAndSeenRows() throws {
         try TestPostgres.withSchema { url, schema in
             let spec = try MappingSpec.load(yaml: tenantYAML, file: "m.yml")

@@ -308,11 +308,7 @@ final class PostgresDeletionEngine: DeletionEngine {
         for type in ["int8", "text", "uuid"] {
             let marker = "\(Self.tenantsMarker)::\(type)[]"
             guard sql.contains(marker) else { continue }
-            let values = scope.filter { value in
-                if case .integer = value { return type == "int8" }
-                return type != "int8"
-            }
-            parameters.append(.text("{" + values.map(PostgresEngine.arrayElement).sorted().joined(separator: ",") + "}"))
+            parameters.append(PostgresEngine.tenantArray(scope, type: type))
             sql = sql.replacingOccurrences(of: marker, with: "$\(parameters.count)::\(type)[]")
         }
         return (sql, parameters)

@@ -21,11 +21,18 @@ extension PostgresEngine {
     ) -> (sql: String, parameters: [StoredValue]) {
         guard let name = entity.tenantAttribute, let attribute = entity.attribute(named: name) else { return ("", []) }
         let column = (alias.map { "\($0)." } ?? "") + quote(name)
-        let values = tenants.map(arrayElement).sorted()
-        return (
-            " AND \(column) = ANY($\(n)::\(Self.arrayType(of: attribute.type))[])",
-            [.text("{" + values.joined(separator: ",") + "}")]
-        )
+        let type = Self.arrayType(of: attribute.type)
+        return (" AND \(column) = ANY($\(n)::\(type)[])", [tenantArray(tenants, type: type)])
+    }
+
+    /// The array parameter of the `tenants` of array type `type` (`int8`, `text` or `uuid`):
+    /// a transaction may name tenants of several types, of entities that do not link.
+    static func tenantArray(_ tenants: some Collection<StoredValue>, type: String) -> StoredValue {
+        let values = tenants.filter { value in
+            if case .integer = value { return type == "int8" }
+            return type != "int8"
+        }
+        return .text("{" + values.map(arrayElement).sorted().joined(separator: ",") + "}")
     }
 
     /// `AND t."tenant" = s."tenant"` joining two rows of distributed `entity`, or nothing when
