@@ -158,6 +158,24 @@ struct PostgresDistributionTests {
         }
     }
 
+    /// `delete` names its rows by key or query, not by record: its statements reach every
+    /// tenant, the bookkeeping of the neighbours it changes included.
+    @Test func deleteUpdatesTheNeighboursItUnlinks() throws {
+        try TestPostgres.withSchema { url, schema in
+            let spec = try MappingSpec.load(yaml: tenantYAML, file: "m.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            try mapper.importData(Data(Self.members(30).utf8), as: "Member")
+            // Member 1 is in organisation 2; its projects 10 and 11 stay, without an owner.
+            let report = try mapper.delete("Member", ids: ["2,1"], options: DeleteOptions(cascade: false))
+            #expect(report.changes.first { $0.entity == "Project" }?.counts.updated == 2)
+            let admin = try PostgresConnection(url: url)
+            let rows = try admin.rows(
+                "SELECT count(*) FILTER (WHERE \"_updated_at\" > \"_created_at\"), count(*) FILTER (WHERE \"owner\" IS NULL) "
+                    + "FROM \(quote(schema)).\"Project\" WHERE \"id\" IN (10, 11)")
+            #expect(rows == [[.integer(2), .integer(2)]])
+        }
+    }
+
     @Test func tablesHoldTheTenantInTheirKeysLinksAndSeenRows() throws {
         try TestPostgres.withSchema { url, schema in
             let spec = try MappingSpec.load(yaml: tenantYAML, file: "m.yml")
