@@ -68,13 +68,13 @@ extension PostgresDeletionEngine {
         step[entity.index] = reached
         let found = try rows(
             "SELECT 1 FROM \(reachTable(entity)) WHERE step = $1 LIMIT 1", [.integer(Int64(reached))])
-        // Temporary tables get no statistics but from ANALYZE: without them the steps after a
-        // bulk one are planned for a table of a few thousand rows (a nested loop over an index,
-        // a row at a time).
         if found.isEmpty {
             emptyFrontiers.insert(entity.index)
         } else {
             emptyFrontiers.remove(entity.index)
+            // Temporary tables get no statistics but from ANALYZE: without them the steps
+            // after a bulk one are planned for a table of a few thousand rows (a nested loop
+            // over an index, a row at a time).
             if reached <= Self.unindexedSteps { try execute("ANALYZE \(reachTable(entity))") }
         }
         return !found.isEmpty
