@@ -158,16 +158,27 @@ struct PostgresDistributionTests {
         }
     }
 
-    /// `delete` names its rows by key or query, not by record: its statements reach every
-    /// tenant, the bookkeeping of the neighbours it changes included.
-    @Test func deleteUpdatesTheNeighboursItUnlinks() throws {
+    /// `delete` by key names the tenants of its keys in every statement, the bookkeeping of
+    /// the neighbours it unlinks included; by query alone, it reaches every tenant.
+    @Test func deleteByKeyNamesTheTenantsOfItsKeys() throws {
         try TestPostgres.withSchema { url, schema in
             let spec = try MappingSpec.load(yaml: tenantYAML, file: "m.yml")
             let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
             try mapper.importData(Data(Self.members(30).utf8), as: "Member")
+            let engine = try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
+            engine.connection.statementLog = []
             // Member 1 is in organisation 2; its projects 10 and 11 stay, without an owner.
             let report = try mapper.delete("Member", ids: ["2,1"], options: DeleteOptions(cascade: false))
             #expect(report.changes.first { $0.entity == "Project" }?.counts.updated == 2)
+            let log = try #require(engine.connection.statementLog)
+            #expect(log.contains { $0.hasPrefix("UPDATE \"Project\" SET \"owner\" = NULL") })
+            #expect(log.contains { $0.hasPrefix("UPDATE \"Project\" AS r SET \"_updated_at\"") })
+            // Only the clean-up pass's reach of tags, which links of every tenant keep.
+            let tag = try #require(mapper.store.withLock { $0.plan.entity(named: "Tag")?.index })
+            #expect(Self.unrouted(log, Self.distributedTables(spec)).allSatisfy { $0.hasPrefix("INSERT INTO \"_cleanup_reach_\(tag)\"") })
+            // Member 2, of organisation 3, by query: every tenant.
+            let byQuery = try mapper.delete("Member", where: "login = 'm2'")
+            #expect(byQuery.changes.first { $0.entity == "Member" }?.counts.deleted == 1)
             let admin = try PostgresConnection(url: url)
             let rows = try admin.rows(
                 "SELECT count(*) FILTER (WHERE \"_updated_at\" > \"_created_at\"), count(*) FILTER (WHERE \"owner\" IS NULL) "

@@ -76,9 +76,13 @@ extension Mapper {
 
     /// Deletes the rows `query` selects (narrowed to `ids` when given), in one transaction.
     func destroy<R>(_ query: Query<R>, ids: [[StoredValue]]? = nil, in store: Store, options: DeleteOptions) throws -> ImportReport {
-        let (entity, compiled) = try query.compiledQuery(in: store, ids: ids)
+        let (entity, compiled, keys) = try query.compiledQuery(in: store, ids: ids)
+        // Rows named by key are in the tenants their keys name (SPEC 6).
+        let tenants = entity.spec.tenantAttribute.flatMap { entity.spec.primaryKey.firstIndex(of: $0) }.flatMap { i in
+            keys.map { Set($0.map { $0[i] }) }
+        }
         return try DeleteRun(store: store, now: Date().timeIntervalSince1970, explain: options.explain)
-            .delete(entity, compiled, options: options)
+            .delete(entity, compiled, tenants: tenants, options: options)
     }
 }
 

@@ -15,10 +15,13 @@ extension Query {
         return try Self.readingFilter { try store.reader.count(entity, selection) }
     }
 
-    /// The store's query of the row ids the query selects, for a deletion to mark them.
-    func compiledQuery(in store: Store, ids: [[StoredValue]]? = nil) throws -> (entity: EntityPlan, query: CompiledQuery) {
+    /// The store's query of the row ids the query selects, for a deletion to mark them, and the
+    /// primary keys it is narrowed to, if any.
+    func compiledQuery(
+        in store: Store, ids: [[StoredValue]]? = nil
+    ) throws -> (entity: EntityPlan, query: CompiledQuery, keys: [[StoredValue]]?) {
         let (entity, selection) = try self.selection(in: store, ids: ids)
-        return (entity, try Self.readingFilter { try store.reader.compiledQuery(entity, selection) })
+        return (entity, try Self.readingFilter { try store.reader.compiledQuery(entity, selection) }, selection.ids)
     }
 
     /// Runs `body`, turning a filter the store cannot compile into a ``QueryError``.

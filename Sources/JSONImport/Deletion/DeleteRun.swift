@@ -6,11 +6,13 @@ struct DeleteRun {
     let now: Double
     let explain: Bool
 
-    /// Deletes the rows of `entity` that `query` selects.
-    func delete(_ entity: EntityPlan, _ query: CompiledQuery, options: DeleteOptions) throws -> ImportReport {
+    /// Deletes the rows of `entity` that `query` selects; `tenants`, when given, are the only
+    /// tenants of distributed entities (SPEC 6) they are in (a query narrowed to keys).
+    func delete(_ entity: EntityPlan, _ query: CompiledQuery, tenants: Set<StoredValue>? = nil, options: DeleteOptions) throws -> ImportReport {
         var report = ImportReport(entity: entity.spec.name)
         report.operation = .delete
         return try run(report) { deleter, tracker in
+            if let tenants { deleter.engine.keep(toTenants: tenants) }
             deleter.followsCascades = options.cascade
             try deleter.mark(entity, .query(query))
             let outcome = try deleter.apply(.delete, tracker: tracker)

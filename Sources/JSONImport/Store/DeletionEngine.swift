@@ -52,6 +52,10 @@ protocol DeletionEngine: AnyObject {
     /// tenant names them in each; the others need not.
     func keepToNamedTenants()
 
+    /// Keeps the operation's deletions to `tenants` (and their cascades and clean-up): a
+    /// `delete` of rows named by key.
+    func keep(toTenants tenants: Set<StoredValue>)
+
     /// Lets the operation's deletions reach every tenant again: a clean-up pass catching up
     /// on one an earlier operation skipped.
     func reachEveryTenant()
@@ -111,5 +115,6 @@ struct CompiledQuery {
 extension DeletionEngine {
     /// One node holds every tenant: nothing to route.
     func keepToNamedTenants() {}
+    func keep(toTenants tenants: Set<StoredValue>) {}
     func reachEveryTenant() {}
 }

@@ -109,12 +109,12 @@ import Testing
     @Test func aQueryRunsOneSelectWithBoundValues() throws {
         let mapper = try makeMapper()
         let query = mapper.query(APIUser.self).where("score", .greaterThan, 50).where("address.city = 'Oslo'").order(by: "login").limit(10)
-        let (_, compiled) = try mapper.store.withReader { try query.compiledQuery(in: $0) }
+        let (_, compiled, _) = try mapper.store.withReader { try query.compiledQuery(in: $0) }
         let (sql, parameters) = (compiled.text, compiled.parameters)
         #expect(sql == #"SELECT r."id" FROM "User" r WHERE (r."score" > ? AND EXISTS (SELECT 1 FROM "Address" t1 WHERE t1."_id" = r."address" AND t1."city" IS ?)) AND r."_stub" = 0 ORDER BY r."login", r."id" LIMIT 10 OFFSET 0"#)
         #expect(parameters == [.real(50), .text("Oslo")])
         let find = mapper.query(APIUser.self)
-        let (_, byKeys) = try mapper.store.withReader { try find.compiledQuery(in: $0, ids: [[.integer(1)], [.integer(7)]]) }
+        let (_, byKeys, _) = try mapper.store.withReader { try find.compiledQuery(in: $0, ids: [[.integer(1)], [.integer(7)]]) }
         let (byKey, keys) = (byKeys.text, byKeys.parameters)
         #expect(byKey == #"SELECT r."id" FROM "User" r WHERE r."id" IN (SELECT value FROM json_each(?)) AND r."_stub" = 0 ORDER BY r."id""#)
         #expect(keys == [.text("[1,7]")])
@@ -123,7 +123,7 @@ import Testing
     @Test func aPathIsOneSubqueryJoiningATablePerStep() throws {
         let mapper = try makeMapper()
         let query = mapper.query(APIUser.self).where("followers.repos.name = 'kit' AND NOT login = 'bo'")
-        let (_, compiled) = try mapper.store.withReader { try query.compiledQuery(in: $0) }
+        let (_, compiled, _) = try mapper.store.withReader { try query.compiledQuery(in: $0) }
         let (sql, parameters) = (compiled.text, compiled.parameters)
         let path = #"EXISTS (SELECT 1 FROM "User_followers" l1 JOIN "User" t1 ON t1."id" = l1."target" "#
             + #"JOIN "Repo" t2 ON t2."owner" = t1."id" WHERE l1."source" = r."id" AND t2."name" IS ?)"#

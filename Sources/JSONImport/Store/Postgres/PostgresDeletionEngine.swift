@@ -282,6 +282,12 @@ final class PostgresDeletionEngine: DeletionEngine {
         tenantScope = named.isEmpty ? nil : named
     }
 
+    /// The row path's statements (the neighbours' bookkeeping) name them too.
+    func keep(toTenants tenants: Set<StoredValue>) {
+        store.rowPath.tenants.formUnion(tenants)
+        tenantScope = tenants.isEmpty ? nil : tenants
+    }
+
     func reachEveryTenant() {
         tenantScope = nil
     }
