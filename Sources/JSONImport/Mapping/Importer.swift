@@ -61,7 +61,7 @@ final class Importer {
     /// Where originals go past their budget; `nil` keeps them in memory.
     let spilledOriginals: SpilledOriginals?
     /// Runs before a record of the entity (by index) is stored; a thrown message rejects it.
-    var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
+    @exclusivity(unchecked) var validators: [Int: @Sendable (RecordFields) throws -> Void] = [:]
 
     init(store: Store, now: Double) {
         self.rows = store.importRows

@@ -38,7 +38,10 @@ struct PostgresCopyWriter {
     /// Whether sending a chunk failed: the server's answer to the `COPY` then says why.
     private(set) var hasFailedToSend = false
     private let connection: PostgresConnection
-    private var buffer: [UInt8] = []
+    /// The bytes not sent yet: the first `used` of `buffer`, whose length is its capacity
+    /// (written in place, a field at a time, rather than appended byte by byte).
+    private var buffer: [UInt8]
+    private var used = 0
     /// The column the next field goes in.
     private var column = 0
 
@@ -51,10 +54,10 @@ struct PostgresCopyWriter {
         self.connection = connection
         self.table = table
         self.columns = columns
-        buffer.reserveCapacity(Self.chunkSize + 4096)
-        buffer.append(contentsOf: Self.signature)
-        buffer.append(bigEndian: Int32(0))
-        buffer.append(bigEndian: Int32(0))
+        buffer = Array(repeating: 0, count: Self.chunkSize + 4096)
+        put(Self.signature)
+        put(bigEndian: Int32(0))
+        put(bigEndian: Int32(0))
     }
 
     /// Appends a whole row, one value per column.
@@ -73,7 +76,7 @@ struct PostgresCopyWriter {
         switch (value, type) {
         case (.null, _):
             startField()
-            buffer.append(bigEndian: Int32(-1))
+            put(bigEndian: Int32(-1))
         case (.integer(let v), .int8): field(v)
         case (.integer(let v), .float8): field(Double(v).bitPattern)
         case (.real(let v), .float8): field(v.bitPattern)
@@ -82,13 +85,16 @@ struct PostgresCopyWriter {
         case (.real(let v), .timestamptz): try date(v)
         case (.text(let v), .text):
             startField()
-            buffer.append(bigEndian: Int32(v.utf8.count))
-            buffer.append(contentsOf: v.utf8)
+            var text = v
+            text.withUTF8 { bytes in
+                put(bigEndian: Int32(bytes.count))
+                put(UnsafeRawBufferPointer(bytes))
+            }
         case (.text(let v), .uuid):
             guard let bytes = PostgresUUID.bytes(v) else { throw refusal("text that is not a UUID") }
             startField()
-            buffer.append(bigEndian: Int32(16))
-            buffer.append(contentsOf: bytes)
+            put(bigEndian: Int32(16))
+            put(bytes)
         case (.integer, _): throw refusal("an integer")
         case (.real, _): throw refusal("a number")
         case (.text, _): throw refusal("text")
@@ -100,8 +106,8 @@ struct PostgresCopyWriter {
     mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StoreError) {
         guard columns[column].type == .text else { throw refusal("text") }
         startField()
-        buffer.append(bigEndian: Int32(bytes.count))
-        buffer.append(contentsOf: bytes)
+        put(bigEndian: Int32(bytes.count))
+        put(UnsafeRawBufferPointer(bytes))
         try endField()
     }
 
@@ -114,12 +120,36 @@ struct PostgresCopyWriter {
 
     private mutating func field<T: FixedWidthInteger>(_ value: T) {
         startField()
-        buffer.append(bigEndian: Int32(MemoryLayout<T>.size))
-        buffer.append(bigEndian: value)
+        put(bigEndian: Int32(MemoryLayout<T>.size))
+        put(bigEndian: value)
     }
 
     private mutating func startField() {
-        if column == 0 { buffer.append(bigEndian: Int16(columns.count)) }
+        if column == 0 { put(bigEndian: Int16(columns.count)) }
+    }
+
+    /// Makes room for `count` more bytes after the `used` ones.
+    private mutating func reserve(_ count: Int) {
+        guard used + count > buffer.count else { return }
+        buffer.append(contentsOf: repeatElement(0, count: max(count, buffer.count)))
+    }
+
+    private mutating func put<T: FixedWidthInteger>(bigEndian value: T) {
+        reserve(MemoryLayout<T>.size)
+        let offset = used
+        buffer.withUnsafeMutableBytes { $0.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self) }
+        used += MemoryLayout<T>.size
+    }
+
+    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        let offset = used
+        buffer.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[offset..<(offset + bytes.count)]).copyMemory(from: bytes) }
+        used += bytes.count
+    }
+
+    private mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { put($0) }
     }
 
     private mutating func endField() throws(StoreError) {
@@ -127,7 +157,7 @@ struct PostgresCopyWriter {
         guard column == columns.count else { return }
         column = 0
         rowCount += 1
-        if buffer.count >= Self.chunkSize { try send() }
+        if used >= Self.chunkSize { try send() }
     }
 
     private func refusal(_ what: String) -> StoreError {
@@ -138,15 +168,16 @@ struct PostgresCopyWriter {
     /// Ends the data and sends what is left.
     mutating func finish() throws(StoreError) {
         precondition(column == 0, "the last row of the copy into \(table) has \(column) of \(columns.count) fields")
-        buffer.append(bigEndian: Int16(-1))
+        put(bigEndian: Int16(-1))
         try send()
     }
 
     private mutating func send() throws(StoreError) {
+        let count = used
         let sent = buffer.withUnsafeBytes { bytes in
-            PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count))
         }
-        buffer.removeAll(keepingCapacity: true)
+        used = 0
         guard sent == 1 else {
             hasFailedToSend = true
             throw connection.error(nil, sql: nil)

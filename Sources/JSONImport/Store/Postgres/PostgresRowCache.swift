@@ -7,6 +7,10 @@
 /// which keep the indexes (rows by key, rows by the row they point at, sources by target) and,
 /// while a scope of the importer is open (a record under `onError: skip`), an undo journal:
 /// undoing a record restores the cache exactly as it was when the record began.
+///
+/// Only the importing thread touches the cache (a hand-over on a worker thread takes copies of
+/// its rows and lists), so its stored properties skip the runtime's exclusivity checks
+/// (`@exclusivity(unchecked)`), which cost as much as the dictionary lookups they guard.
 final class PostgresRowCache {
     /// A row as the cache knows it.
     struct Row {
@@ -25,19 +29,19 @@ final class PostgresRowCache {
 
     final class EntityRows {
         let plan: EntityPlan
-        var rows: [Int64: Row] = [:]
+        @exclusivity(unchecked) var rows: [Int64: Row] = [:]
         /// Rows by primary key (keyed entities whose key is not the row id), and keys known to
         /// have no row.
-        var keys: [[StoredValue]: Int64] = [:]
+        @exclusivity(unchecked) var keys: [[StoredValue]: Int64] = [:]
         /// The rows that are dirty, so a hand-over finds them without reading every row.
-        var dirty: Set<Int64> = []
+        @exclusivity(unchecked) var dirty: Set<Int64> = []
         /// Keys known to have no row; by row id where the key is the row id.
-        fileprivate(set) var absentKeys: Set<[StoredValue]> = []
-        fileprivate(set) var absentIDs: Set<Int64> = []
+        @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
+        @exclusivity(unchecked) fileprivate(set) var absentIDs: Set<Int64> = []
         /// Per link column: the cached rows pointing at each row.
-        fileprivate(set) var pointers: [[Int64: RowSet]]
+        @exclusivity(unchecked) fileprivate(set) var pointers: [[Int64: RowSet]]
         /// Per link column: the rows every row pointing at is cached for.
-        var completePointees: [Set<Int64>]
+        @exclusivity(unchecked) var completePointees: [Set<Int64>]
 
         /// Read once: the plan computes them.
         let isOwned: Bool
@@ -80,15 +84,15 @@ final class PostgresRowCache {
         let index: Int
         /// The entity of the sources (the forward side).
         let source: EntityPlan
-        var lists: [Int64: LinkList] = [:]
+        @exclusivity(unchecked) var lists: [Int64: LinkList] = [:]
         /// The sources whose lists are dirty.
-        var dirty: Set<Int64> = []
+        @exclusivity(unchecked) var dirty: Set<Int64> = []
         /// The sources of cached lists linking to each target: made when first asked for (see
         /// ``PostgresRowCache/sources(_:linkingTo:)``), kept up to date from then on. Most link
         /// tables are read from their sources' side only, and never need it.
-        fileprivate var sourcesByTarget: [Int64: Set<Int64>]?
+        @exclusivity(unchecked) fileprivate var sourcesByTarget: [Int64: Set<Int64>]?
         /// Targets every source linking to is cached for.
-        var completeTargets: Set<Int64> = []
+        @exclusivity(unchecked) var completeTargets: Set<Int64> = []
 
         init(name: String, index: Int, source: EntityPlan) {
             self.name = name
@@ -106,16 +110,16 @@ final class PostgresRowCache {
     }
 
     /// By entity index, made as entities are first used.
-    private(set) var entities: [EntityRows?] = []
-    private(set) var tables: [LinkTable] = []
+    @exclusivity(unchecked) private(set) var entities: [EntityRows?] = []
+    @exclusivity(unchecked) private(set) var tables: [LinkTable] = []
     /// Link tables by name, and by the link index of the relationships stored in them.
-    private var tableIndex: [String: Int] = [:]
-    private var tablesByLink: [Int?] = []
-    private var journal: [Undo] = []
+    @exclusivity(unchecked) private var tableIndex: [String: Int] = [:]
+    @exclusivity(unchecked) private var tablesByLink: [Int?] = []
+    @exclusivity(unchecked) private var journal: [Undo] = []
     /// Where each open scope's entries begin in the journal.
-    private var scopeMarks: [Int] = []
+    @exclusivity(unchecked) private var scopeMarks: [Int] = []
     /// Rows and lists cached, a measure of the memory held.
-    private(set) var size = 0
+    @exclusivity(unchecked) private(set) var size = 0
 
     /// The rows of `plan`.
     func rows(_ plan: EntityPlan) -> EntityRows {
@@ -149,10 +153,15 @@ final class PostgresRowCache {
 
     /// Puts `row` (`nil`: forgets it) in place of what the cache holds for `id`.
     func setRow(_ entity: EntityRows, _ id: Int64, _ row: Row?) {
-        let old = entity.rows[id]
+        // One lookup of `id` for the old row and the new.
+        let old = row.map { entity.rows.updateValue($0, forKey: id) } ?? entity.rows.removeValue(forKey: id)
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
-        entity.rows[id] = row
-        if row?.isDirty == true { entity.dirty.insert(id) } else if old?.isDirty == true { entity.dirty.remove(id) }
+        let wasDirty = old?.isDirty == true
+        if row?.isDirty == true {
+            if !wasDirty { entity.dirty.insert(id) }
+        } else if wasDirty {
+            entity.dirty.remove(id)
+        }
         // A row's key never changes: only a row coming or going moves in the key index.
         if (old == nil) != (row == nil) {
             size += row == nil ? -1 : 1
@@ -236,11 +245,15 @@ final class PostgresRowCache {
 
     /// Puts `list` (`nil`: forgets it) in place of the cached links of `source`.
     func setList(_ table: LinkTable, _ source: Int64, _ list: LinkList?) {
-        let old = table.lists[source]
+        let old = list.map { table.lists.updateValue($0, forKey: source) } ?? table.lists.removeValue(forKey: source)
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
         size += (list == nil ? 0 : 1) - (old == nil ? 0 : 1)
-        table.lists[source] = list
-        if list?.isDirty == true { table.dirty.insert(source) } else if old?.isDirty == true { table.dirty.remove(source) }
+        let wasDirty = old?.isDirty == true
+        if list?.isDirty == true {
+            if !wasDirty { table.dirty.insert(source) }
+        } else if wasDirty {
+            table.dirty.remove(source)
+        }
         if table.sourcesByTarget != nil { moveTargets(table, source, from: old?.targets ?? [], to: list?.targets ?? []) }
     }
 
@@ -250,10 +263,17 @@ final class PostgresRowCache {
         // A copy of the list, which makes `body` copy its arrays, only where the old links are
         // wanted: for the journal, or to move the targets' index.
         let old = hasOpenScope || table.sourcesByTarget != nil ? table.lists[source] : nil
-        let changed = body(&table.lists[source]!)
+        var wasDirty = true
+        let changed = { (list: inout LinkList) in
+            let changed = body(&list)
+            if changed != 0 {
+                wasDirty = list.isDirty
+                list.isDirty = true
+            }
+            return changed
+        }(&table.lists[source]!)
         guard changed != 0 else { return 0 }
-        table.lists[source]!.isDirty = true
-        table.dirty.insert(source)
+        if !wasDirty { table.dirty.insert(source) }
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
         if table.sourcesByTarget != nil { moveTargets(table, source, from: old!.targets, to: table.lists[source]!.targets) }
         return changed
