@@ -84,8 +84,10 @@ extension Importer {
             guard json.kind == .array, json.count == slots.count else { return }
             parts = Array(json.elements)
         }
-        let given = Dictionary(uniqueKeysWithValues: zip(slots, parts))
-        let lookups = target.keySlots.map { slot in (target.attributes[slot], given[slot].map(Lookup.value) ?? .missing) }
+        // A key has a few parts: found by a scan, without a dictionary per reference.
+        let lookups = target.keySlots.map { slot in
+            (target.attributes[slot], slots.firstIndex(of: slot).map { Lookup.value(parts[$0]) } ?? .missing)
+        }
         if let key = keyValues(lookups, of: target, tenant: tenant) { keys.insert(reference: key, of: relationship) }
     }
 
@@ -93,6 +95,7 @@ extension Importer {
     /// not convert; a distributed entity's tenant is `tenant` when the JSON gives none.
     private func keyValues(_ parts: [(AttributePlan, Lookup)], of entity: EntityPlan, tenant: StoredValue?) -> [StoredValue]? {
         var key: [StoredValue] = []
+        key.reserveCapacity(parts.count)
         for (attribute, lookup) in parts {
             if case .value(let json) = lookup, let value = try? convert(json, attribute), !value.isNull {
                 key.append(value.stored)
