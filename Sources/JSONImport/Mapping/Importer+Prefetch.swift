@@ -7,7 +7,7 @@ extension Importer {
     /// importing the record reports them.
     func beginBatch(_ records: [JSONValue], _ root: ImportTarget.Root) throws(StoreError) {
         guard rows.readsAhead else { return }
-        var keys = BatchKeys(entities: plan.entities.count)
+        var keys = BatchKeys(entities: plan.entities.count, capacity: records.count)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
@@ -29,8 +29,10 @@ extension Importer {
         /// Where each relationship's references are in `references`.
         var referenceIndex: [ObjectIdentifier: Int] = [:]
 
-        init(entities: Int) {
-            records = Array(repeating: [], count: entities)
+        /// `capacity`: keys each set makes room for at once (a batch's records), rather than
+        /// growing and hashing its keys again on the way.
+        init(entities: Int, capacity: Int) {
+            records = Array(repeating: Set(minimumCapacity: capacity), count: entities)
         }
 
         mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
