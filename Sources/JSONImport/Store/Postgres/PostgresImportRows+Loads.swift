@@ -41,6 +41,7 @@ extension PostgresImportRows {
     }
 
     func load(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) throws(StoreError) {
+        try probeEmptiness(rows.plan)
         try run(keyLoad(rows, keys: keys))
     }
 
@@ -72,9 +73,14 @@ extension PostgresImportRows {
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
-    /// known absent.
+    /// known absent. In a table that was empty (see ``insertedKeys``), only the keys of rows
+    /// the transaction inserted are read; the others are known absent at once.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
-        let unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
+        var unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
+        if let inserted = insertedKeys[rows.plan.index], inserted.transaction == engine.transactionNumber {
+            for key in unknown where !inserted.keys.contains(key) { cache.setAbsent(rows, key, true) }
+            unknown.removeAll { !inserted.keys.contains($0) }
+        }
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan
         // A key names its tenant: the transaction's tenants are those of the keys it looks up.

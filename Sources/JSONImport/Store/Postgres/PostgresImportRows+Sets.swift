@@ -39,6 +39,7 @@ extension PostgresImportRows {
                 byEntity.append((entity, keys))
             }
         }
+        for (entity, _) in byEntity { try probeEmptiness(entity) }
         try run(byEntity.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
         var frontier = keyed.map { entity, entityKeys in
             let rows = cache.rows(entity)

@@ -20,6 +20,13 @@ final class PostgresImportRows: ImportRows {
     let cache = PostgresRowCache()
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
+    /// Per entity (by index) whose table held no row when the transaction (by number) first
+    /// looked a key up in it: the keys of the rows it has inserted since. A key neither cached
+    /// nor among them has no row, without asking the server: the transaction holds the store's
+    /// lock, so no one else writes (an import's first sync, into empty tables, reads nothing).
+    var insertedKeys: [Int: (transaction: Int, keys: Set<[StoredValue]>)] = [:]
+    /// Per entity (by index): the transaction that looked whether its table is empty.
+    private var probedEmptiness: [Int: Int] = [:]
     /// Per entity (by index): the rows its staging table holds, live or deleted, in the
     /// transaction (by number) that staged them (see ``stageEmptying(_:)``).
     var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
@@ -129,6 +136,9 @@ final class PostgresImportRows: ImportRows {
             columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, insertedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
+        if insertedKeys[entity.index]?.transaction == engine.transactionNumber {
+            insertedKeys[entity.index]!.keys.insert(cacheKey(key, entity))
+        }
         if isWrittenAtOnce(entity) {
             _ = try writeAtOnce(entity) { () throws(StoreError) in
                 try connection.run(insertSQL(entity), insertValues(entity, id: id, row))
@@ -204,6 +214,15 @@ final class PostgresImportRows: ImportRows {
                 "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
                 [value.stored, .integer(row)])
         }
+    }
+
+    /// Looks, once per transaction, whether the table of `entity` is empty, before the
+    /// transaction has cached a row of it (see ``insertedKeys``).
+    func probeEmptiness(_ entity: EntityPlan) throws(StoreError) {
+        let transaction = engine.transactionNumber
+        guard probedEmptiness[entity.index] != transaction else { return }
+        probedEmptiness[entity.index] = transaction
+        if !entity.spec.isOwned, try isEmpty(entity) { insertedKeys[entity.index] = (transaction, []) }
     }
 
     func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {
