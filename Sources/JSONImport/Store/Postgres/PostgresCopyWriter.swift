@@ -39,7 +39,7 @@ struct PostgresCopyWriter {
     private(set) var hasFailedToSend = false
     private let connection: PostgresConnection
     /// The bytes not sent yet: the first `used` of `buffer`, whose length is its capacity
-    /// (written in place, a field at a time, rather than appended byte by byte).
+    /// (fields are written into it in place rather than appended).
     private var buffer: [UInt8]
     private var used = 0
     /// The column the next field goes in.
