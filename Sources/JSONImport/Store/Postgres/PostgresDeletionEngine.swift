@@ -278,8 +278,7 @@ final class PostgresDeletionEngine: DeletionEngine {
     // MARK: Tenants
 
     func keepToNamedTenants() {
-        let named = store.rowPath.tenants
-        tenantScope = named.isEmpty ? nil : named
+        keep(toTenants: store.rowPath.tenants)
     }
 
     /// The row path's statements (the neighbours' bookkeeping) name them too.
