@@ -107,6 +107,23 @@ struct PostgresImportRowsTests {
         #expect(trips[0].allSatisfy { $0 <= 40 }, "\(trips[0])")
     }
 
+    /// Each user names the next as a follower: a stub, filled in by a later record. Past the
+    /// first batch (1 MB of JSON), its writes go to the server while the stubs wait, so a
+    /// filled-in stub is written once, whole: no `UPDATE` of users in a fresh import.
+    @Test func aStubFilledInByALaterBatchGoesToTheServerOnce() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            let json = Self.users(6_000)
+            #expect(json.utf8.count > 1 << 20, "more than one batch")
+            let connection = try Self.engine(mappers.postgres).connection
+            connection.statementLog = []
+            try Self.importBoth(json, mappers)
+            let log = try #require(connection.statementLog)
+            #expect(log.filter { $0.hasPrefix(#"COPY "User" "#) }.count >= 2, "new users go in a COPY per hand-over")
+            #expect(!log.contains { $0.hasPrefix(#"UPDATE "User""#) }, "\(log.filter { $0.hasPrefix("UPDATE") })")
+        }
+    }
+
     @Test func recordsLeftOutUnderSkipTakeNoSavepointOnTheServer() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)

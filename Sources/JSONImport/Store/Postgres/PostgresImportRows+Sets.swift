@@ -6,7 +6,7 @@ extension PostgresImportRows {
     // MARK: Reading ahead
 
     /// Rows past which a batch's writes are handed over and the cache emptied.
-    static let cacheBudget = 200_000
+    static let cacheBudget = 1_000_000
 
     var readsAhead: Bool { true }
 
@@ -179,7 +179,7 @@ extension PostgresImportRows {
     /// are taken first.
     func handOver() throws(StoreError) {
         try finishBackgroundHandOver()
-        guard let handOver = takeHandOver() else { return }
+        guard let handOver = takeHandOver(keepingNewStubs: false) else { return }
         try engine.openScopesOnServer()
         try send(handOver)
     }
@@ -193,7 +193,7 @@ extension PostgresImportRows {
         try keepWithinBudget()
         try prefetch(keys, references: references)
         // Small batches (a line of JSON Lines) pile up their writes first.
-        guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver() else { return }
+        guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver(keepingNewStubs: true) else { return }
         changesHandedOver = changeCount
         try engine.openScopesOnServer()
         let job = BackgroundHandOver(rows: self, handOver: handOver)
@@ -227,13 +227,14 @@ extension PostgresImportRows {
     /// The writes the server lacks, marked as handed over in the cache: new rows with one binary
     /// `COPY` per table; changed rows with a `COPY` into a temporary staging table and one
     /// `UPDATE … FROM` per table; changed link lists by removing their sources' links and
-    /// copying the lists in. `nil` when there are none.
-    func takeHandOver() -> HandOver? {
+    /// copying the lists in. `nil` when there are none. `keepingNewStubs`: see
+    /// ``PostgresRowCache/takeDirtyRows(_:keepingNewStubs:)``.
+    func takeHandOver(keepingNewStubs: Bool) -> HandOver? {
         typealias Rows = [(id: Int64, row: PostgresRowCache.Row)]
         var inserts: [(EntityPlan, Rows)] = []
         var updates: [(EntityPlan, Rows)] = []
         for case let rows? in cache.entities where !rows.dirty.isEmpty {
-            let (inserted, updated) = cache.takeDirtyRows(rows)
+            let (inserted, updated) = cache.takeDirtyRows(rows, keepingNewStubs: keepingNewStubs)
             if !inserted.isEmpty { inserts.append((rows.plan, inserted)) }
             if !updated.isEmpty { updates.append((rows.plan, updated)) }
         }

@@ -192,17 +192,27 @@ final class PostgresRowCache {
 
     /// The dirty rows of `entity`, in row id order, as they are before this marks them as handed
     /// over (the server's copy is the cache's): the rows the server lacks (`inserted`) and those
-    /// it holds an older copy of (`updated`).
-    func takeDirtyRows(_ entity: EntityRows) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
+    /// it holds an older copy of (`updated`). With `keepingNewStubs`, stubs the server lacks stay
+    /// dirty, left out: a record met later may fill one in, and then it goes to the server once,
+    /// whole, rather than as a stub and an update.
+    func takeDirtyRows(
+        _ entity: EntityRows, keepingNewStubs: Bool
+    ) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
         var inserted: [(id: Int64, row: Row)] = []
         var updated: [(id: Int64, row: Row)] = []
+        var kept: [Int64] = []
         for id in entity.dirty {
+            if keepingNewStubs, let row = entity.rows[id], row.isStub && !row.isStored {
+                kept.append(id)
+                continue
+            }
             // Changed in place: only the row's flags change, so its arrays are shared, not copied.
             let row = Self.handOver(&entity.rows[id]!)
             if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
             if row.isStored { updated.append((id, row)) } else { inserted.append((id, row)) }
         }
         entity.dirty.removeAll(keepingCapacity: true)
+        entity.dirty.formUnion(kept)
         inserted.sort { $0.id < $1.id }
         updated.sort { $0.id < $1.id }
         return (inserted, updated)
