@@ -27,6 +27,7 @@ final class PostgresDeletionStoreEngine: StoreEngine {
     func externalCommitVersion() throws(StoreError) -> Int64 { try base.externalCommitVersion() }
     func recordedState() throws -> StoreSchemaState? { try base.recordedState() }
     func execute(_ statements: [String]) throws(StoreError) { try base.execute(statements) }
+    func createStorage(_ schema: StorageSchema) throws(StoreError) { try base.createStorage(schema) }
     func executeMigration(_ statements: [String]) throws(StoreError) { try base.executeMigration(statements) }
     func record(_ state: StoreSchemaState) throws(StoreError) { try base.record(state) }
 

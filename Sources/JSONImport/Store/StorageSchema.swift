@@ -51,6 +51,28 @@ public struct StorageSchema: Sendable, Hashable {
         return result
     }
 
+    /// The tables of `statements` an import may fill first and index after, on PostgreSQL:
+    /// the tables of entities with no distribution, no `unique` attribute and no one ↔ one
+    /// link column (whose unique indexes an import relies on as it writes), and the link
+    /// tables between such entities. Their indexes are the same once built.
+    var tablesIndexedAfterLoading: [String] {
+        guard dialect == .postgres else { return [] }
+        func qualifies(_ entity: EntitySpec) -> Bool {
+            entity.distribution == nil && !entity.attributes.contains(where: \.isUnique)
+                && !foreignKeys(heldBy: entity).contains { link, _ in
+                    if case .foreignKey(_, _, _, let isUnique) = link.storage { return isUnique }
+                    return false
+                }
+        }
+        var tables = spec.entities.filter(qualifies).map(\.table)
+        for link in spec.links {
+            guard case .linkTable(let name) = link.storage, qualifies(spec[entity: link.source]), qualifies(spec[entity: link.target])
+            else { continue }
+            tables.append(name)
+        }
+        return tables
+    }
+
     /// The calls of a distributed PostgreSQL (Citus) that spread the tables of `statements`
     /// (SPEC 6): each table of a distributed entity, its seen table and its link tables by its
     /// tenant column, co-located with the first distributed table of the same tenant type; each

@@ -71,7 +71,7 @@ final class Store {
         defer { try? engine.enforceForeignKeys(true) }
         return try engine.transaction(.write) {
             guard let recorded = try engine.recordedState() else {
-                try engine.execute(schema.statements)
+                try engine.createStorage(schema)
                 try engine.record(wanted)
                 return MigrationPlan(changes: [], statements: [])
             }

@@ -43,6 +43,9 @@ protocol StoreEngine: AnyObject {
     /// Runs DDL statements, in order, in the open transaction.
     func execute(_ statements: [String]) throws(StoreError)
 
+    /// Creates the storage of `schema` in an empty database, in the open transaction.
+    func createStorage(_ schema: StorageSchema) throws(StoreError)
+
     /// Runs the statements of a migration plan, in order, in the open transaction.
     func executeMigration(_ statements: [String]) throws(StoreError)
 

@@ -25,6 +25,7 @@ extension PostgresConnection {
     ) throws -> Int {
         let sql = "COPY \(quote(table)) (\(columns.map { quote($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
         let operation = "copying into \(table)"
+        try willCopy(into: table)
         statementLog?.append(sql)
         guard let raw = PQexec(handle, sql) else { throw error(nil, sql: sql).during(operation) }
         let start = PostgresResult(raw)

@@ -50,6 +50,9 @@ extension PostgresConnection {
     ///
     /// - Throws: ``PostgresPipelineError`` with the index of the first statement that failed.
     func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
+        if let first = statements.first {
+            do { try willRun(first.sql) } catch { throw PostgresPipelineError(statementIndex: 0, error: error) }
+        }
         var prepared: [PreparedStatement?] = []
         for (index, statement) in statements.enumerated() {
             do {

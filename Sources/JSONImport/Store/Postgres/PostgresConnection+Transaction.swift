@@ -90,6 +90,7 @@ extension PostgresConnection {
     /// Undoes the work since savepoint `name`, which stays open; a failed transaction
     /// becomes usable again.
     func rollbackTo(_ name: String) throws(StoreError) {
+        deferredIndexesRolledBackToSavepoint()
         try execute("ROLLBACK TO SAVEPOINT \(quote(name))")
     }
 }

@@ -22,6 +22,8 @@ final class PostgresConnection {
     /// (one planned at each run, each time):
     /// what the tests of distributed entities read (SPEC 6).
     var statementLog: [String]?
+    /// The store's tables still lacking their indexes, as this connection knows them.
+    var deferred = PostgresDeferredIndexes()
 
     /// A statement prepared on the server, named there, with the parameter types it inferred.
     struct PreparedStatement {
@@ -137,6 +139,7 @@ final class PostgresConnection {
     /// separated by semicolons) in one round trip, with the simple query protocol. Not for
     /// `COPY` (see ``copy(into:columns:_:)``).
     func execute(_ sql: String) throws(StoreError) {
+        try willRun(sql)
         statementLog?.append(sql)
         _ = try check(PQexec(handle, sql), sql: sql)
     }
@@ -154,6 +157,7 @@ final class PostgresConnection {
     }
 
     private func perform(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> PostgresResult {
+        try willRun(sql)
         let statement = try prepared(sql)
         let values = PostgresParameters(parameters, types: statement.parameterTypes)
         let raw = values.withArrays {

@@ -92,6 +92,7 @@ final class PostgresEngine {
         defer { rowPath.reset() }
         if kind == .write {
             try connection.beginWrite(lockTimeout: busyTimeout)
+            connection.deferredIndexesBeginTransaction()
         } else {
             try connection.beginRead()
         }
@@ -102,10 +103,14 @@ final class PostgresEngine {
                 try handOverPendingWrites()
                 try connection.run(
                     "UPDATE \(quote(StorageSchema.metadataTable)) SET \"value\" = (\"value\"::int8 + 1)::text WHERE \"key\" = 'commits'")
+                try connection.finishDeferredIndexes()
             }
             if outcome.keepsWork {
                 try connection.commit()
-                if kind == .write { ownCommits += 1 }
+                if kind == .write {
+                    ownCommits += 1
+                    connection.deferredIndexesEndTransaction(committed: true)
+                }
             }
         } catch {
             rollBack()
@@ -162,6 +167,7 @@ final class PostgresEngine {
 
     private func rollBack() {
         try? rowPath.finishBackgroundHandOver()
+        connection.deferredIndexesEndTransaction(committed: false)
         if connection.isInTransaction { try? connection.rollback() }
     }
 
@@ -217,7 +223,19 @@ final class PostgresEngine {
         for statement in statements { try connection.execute(statement) }
     }
 
+    /// Creates the storage of `schema` in the open transaction, leaving the indexes of the
+    /// tables that can be filled first and indexed after (``StorageSchema/tablesIndexedAfterLoading``)
+    /// to the first import that fills them.
+    func createStorage(_ schema: StorageSchema) throws(StoreError) {
+        try execute(schema.statements)
+        try connection.deferIndexes(of: schema.tablesIndexedAfterLoading)
+    }
+
+    /// Builds the indexes the store still lacks first: a migration changes the schema as its
+    /// record says it is.
     func executeMigration(_ statements: [String]) throws(StoreError) {
+        try handOverPendingWrites()
+        try connection.finishDeferredIndexes(promotionWaits: true)
         try execute(statements)
     }
 

@@ -77,6 +77,10 @@ final class SQLiteEngine: StoreEngine {
         for statement in statements { try connection.execute(statement) }
     }
 
+    func createStorage(_ schema: StorageSchema) throws(StoreError) {
+        try execute(schema.statements)
+    }
+
     /// A migration rebuilds tables (drop, create again): foreign keys are checked at the commit
     /// rather than by each statement, and the caller runs it with enforcement off, since the
     /// drop would otherwise run the `ON DELETE` action of every link to its rows.

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Indexes built after the first rows are loaded. A new store's entity and link tables start
+/// without their keys and indexes; the first write transaction that puts rows in one of them
+/// builds them all, once its rows are in: `COPY` into a table without indexes, then one sort
+/// per index, takes about half as long on the server as `COPY` into indexed tables.
+///
+/// What each such table still lacks is recorded in the store's metadata table (a row
+/// `deferred:TABLE` per table, holding the statements that build it), so every connection
+/// of every host knows it and it changes only with the transaction that builds it. In every
+/// committed state, a table with a row of its own there is empty, or has every index and
+/// lacks only its primary-key constraint (see below).
+///
+/// Inside a write transaction:
+/// - before any statement but a `COPY` (a read, an update, a merge), the tables the
+///   transaction has copied rows into get their indexes, so no statement scans a filled
+///   table for lack of one;
+/// - at commit, when any of the tables holds a row, all of them get their indexes (an empty
+///   one costs nothing to index, and the store is done with this from then on).
+///
+/// Building an index takes a `SHARE` lock, which readers never wait for. The primary-key
+/// constraint is then put on its unique index (`ADD CONSTRAINT … USING INDEX`), which takes an
+/// `ACCESS EXCLUSIVE` lock for a moment: at commit, under a savepoint and a lock timeout of
+/// ``promotionLockTimeout`` milliseconds, so that a reader holding one of the tables is never
+/// deadlocked with it. Past the timeout the constraint waits for a later write transaction;
+/// the unique index enforces the key meanwhile.
+struct PostgresDeferredIndexes {
+    /// What a table still lacks: the statements building its indexes, then those putting its
+    /// primary-key constraint on its unique index.
+    struct Table: Codable, Hashable {
+        var build: [String]
+        var promote: [String]
+    }
+
+    /// The tables of the store still lacking indexes, by name; `nil` when not known in this
+    /// transaction (read from the store when needed).
+    fileprivate(set) var tables: [String: Table]?
+    /// Set once the store has no such table: that never changes again, so nothing is read.
+    fileprivate var isSettled = false
+    /// Tables of ``tables`` this transaction copied rows into.
+    fileprivate var filled: Set<String> = []
+    /// Set while the indexes are being built, whose statements must not build them again.
+    fileprivate var isBuilding = false
+    /// Set inside the write transactions of a store's engine: nothing else (a bare connection,
+    /// a read) consults the store about its indexes.
+    fileprivate var isInWrite = false
+
+    /// Milliseconds the primary-key constraint of a table waits for readers of the table.
+    static let promotionLockTimeout = 100
+
+    /// Key of the metadata row of `table`.
+    static func key(_ table: String) -> String { "deferred:" + table }
+
+    /// The statements (simple query protocol) that leave `table`'s indexes to be built: its
+    /// primary-key constraint and indexes dropped, what builds them again recorded. Read from
+    /// the catalog, so the indexes come back as they were made.
+    static func deferral(of tables: [String], on connection: PostgresConnection) throws(StoreError) -> (drop: [String], record: [String: Table]) {
+        let names = tables.map { "'\(literal($0))'" }.joined(separator: ", ")
+        let rows = try connection.rows(
+            """
+            SELECT c.relname::text, pg_get_indexdef(i.indexrelid), i.indexrelid::regclass::text, coalesce(k.conname::text, '')
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+            LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.conrelid = c.oid AND k.contype = 'p'
+            WHERE c.relnamespace = $1::regnamespace AND c.relname IN (\(names))
+            ORDER BY c.relname, k.conname IS NULL, i.indexrelid
+            """,
+            [.text(quote(connection.schema))])
+        var drop: [String] = []
+        var record: [String: Table] = [:]
+        for row in rows {
+            let table = text(row[0]), definition = text(row[1]), index = text(row[2]), constraint = text(row[3])
+            record[table, default: Table(build: [], promote: [])].build.append(definition)
+            if constraint.isEmpty {
+                drop.append("DROP INDEX \(index)")
+            } else {
+                drop.append("ALTER TABLE \(quote(table)) DROP CONSTRAINT \(quote(constraint))")
+                record[table]!.promote.append(
+                    "ALTER TABLE \(quote(table)) ADD CONSTRAINT \(quote(constraint)) PRIMARY KEY USING INDEX \(quote(constraint))")
+            }
+        }
+        return (drop, record)
+    }
+}
+
+/// The text of a value read as `text`.
+private func text(_ value: StoredValue) -> String {
+    if case .text(let text) = value { return text }
+    return value.description
+}
+
+extension PostgresConnection {
+    /// Leaves the indexes of `tables`, new and empty, to be built when rows first come (see
+    /// ``PostgresDeferredIndexes``), in the open transaction that created them.
+    func deferIndexes(of tables: [String]) throws(StoreError) {
+        guard !tables.isEmpty else { return }
+        let (drop, record) = try PostgresDeferredIndexes.deferral(of: tables, on: self)
+        try execute((drop + record.sorted { $0.key < $1.key }.map { Self.recording($0.key, $0.value) }).joined(separator: "; "))
+        deferred.tables = record
+    }
+
+    /// A new write transaction: what the store still lacks is read again when needed.
+    func deferredIndexesBeginTransaction() {
+        deferred.isInWrite = true
+        deferred.filled = []
+        if !deferred.isSettled { deferred.tables = nil }
+    }
+
+    /// Called before a `COPY` into `table` in a write transaction.
+    func willCopy(into table: String) throws(StoreError) {
+        guard deferred.isInWrite, !deferred.isSettled, try pendingTables()[table] != nil else { return }
+        deferred.filled.insert(table)
+    }
+
+    /// Called before any other statement: builds the indexes of the tables rows were copied
+    /// into, unless `sql` controls the transaction.
+    func willRun(_ sql: String) throws(StoreError) {
+        guard !deferred.filled.isEmpty, !deferred.isBuilding else { return }
+        for word in ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET "] where sql.hasPrefix(word) { return }
+        let tables = deferred.filled
+        deferred.filled = []
+        try buildIndexes(of: tables)
+    }
+
+    /// A rollback to a savepoint may have undone a build: read again when needed.
+    func deferredIndexesRolledBackToSavepoint() {
+        if !deferred.isSettled { deferred.tables = nil }
+    }
+
+    /// Before the commit of a write transaction: when any table still lacking indexes holds a
+    /// row, builds the indexes of every such table and puts their primary keys on (see
+    /// ``PostgresDeferredIndexes``). `promotionWaits`: the constraints wait for readers as any
+    /// statement of the transaction does, rather than for ``PostgresDeferredIndexes/promotionLockTimeout``
+    /// (a migration, which takes such locks anyway).
+    func finishDeferredIndexes(promotionWaits: Bool = false) throws(StoreError) {
+        guard deferred.isInWrite, !deferred.isSettled else { return }
+        let pending = try pendingTables()
+        guard !pending.isEmpty else { return }
+        if deferred.filled.isEmpty && !promotionWaits {
+            let probe = pending.keys.sorted().map { "SELECT 1 FROM \(quote($0))" }.joined(separator: " UNION ALL ")
+            guard try rows("SELECT 1 WHERE EXISTS (\(probe))").count == 1 else { return }
+        }
+        deferred.filled = []
+        try buildIndexes(of: Set(pending.keys))
+        let promotions = try pendingTables().sorted { $0.key < $1.key }.filter { !$0.value.promote.isEmpty }
+        guard !promotions.isEmpty else { return }
+        let statements = promotions.flatMap(\.value.promote)
+            + ["DELETE FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" IN (\(promotions.map { "'\(literal(PostgresDeferredIndexes.key($0.key)))'" }.joined(separator: ", ")))"]
+        if promotionWaits {
+            try execute(statements.joined(separator: "; "))
+        } else {
+            let savepoint = "jsonimport_primary_keys"
+            try self.savepoint(savepoint)
+            do throws(StoreError) {
+                try execute((["SET LOCAL lock_timeout = \(PostgresDeferredIndexes.promotionLockTimeout)"] + statements).joined(separator: "; "))
+            } catch where error.code == .busy {
+                // A reader holds one of the tables: the constraints wait for a later writer.
+                try rollbackTo(savepoint)
+                try release(savepoint)
+                return
+            }
+            try release(savepoint)
+        }
+        deferred.tables = [:]
+    }
+
+    /// The transaction committed (`true`) or rolled back: what it built is the store's, or not.
+    func deferredIndexesEndTransaction(committed: Bool) {
+        deferred.isInWrite = false
+        deferred.filled = []
+        if committed, deferred.tables?.isEmpty == true {
+            deferred.isSettled = true
+        } else if !committed {
+            deferred.tables = nil
+        }
+    }
+
+    /// Builds the indexes of `tables` (those of them still lacking any), recording that each
+    /// now lacks at most its primary-key constraint; one round trip.
+    private func buildIndexes(of tables: Set<String>) throws(StoreError) {
+        var pending = try pendingTables()
+        var statements: [String] = []
+        for table in tables.sorted() {
+            guard var entry = pending[table], !entry.build.isEmpty else { continue }
+            statements += entry.build
+            entry.build = []
+            pending[table] = entry
+            statements.append(Self.recording(table, entry))
+        }
+        guard !statements.isEmpty else { return }
+        deferred.isBuilding = true
+        defer { deferred.isBuilding = false }
+        try execute(statements.joined(separator: "; "))
+        deferred.tables = pending
+    }
+
+    /// The tables still lacking indexes, read from the store once per transaction.
+    private func pendingTables() throws(StoreError) -> [String: PostgresDeferredIndexes.Table] {
+        if let tables = deferred.tables { return tables }
+        deferred.isBuilding = true
+        defer { deferred.isBuilding = false }
+        var tables: [String: PostgresDeferredIndexes.Table] = [:]
+        let rows = try rows(
+            "SELECT substr(\"key\", 10), \"value\" FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" LIKE 'deferred:%'")
+        for row in rows {
+            guard let table = try? JSONDecoder().decode(PostgresDeferredIndexes.Table.self, from: Data(text(row[1]).utf8)) else {
+                throw StoreError(.corrupt, "store '\(name)' has an unreadable record of the indexes of table \(text(row[0]))")
+            }
+            tables[text(row[0])] = table
+        }
+        deferred.tables = tables
+        if tables.isEmpty { deferred.isSettled = true }
+        return tables
+    }
+
+    /// The statement recording what `table` still lacks.
+    private static func recording(_ table: String, _ entry: PostgresDeferredIndexes.Table) -> String {
+        let json = String(decoding: (try? JSONEncoder().encode(entry)) ?? Data(), as: UTF8.self)
+        return "INSERT INTO \(quote(StorageSchema.metadataTable)) (\"key\", \"value\") VALUES ('\(literal(PostgresDeferredIndexes.key(table)))', '\(literal(json))') "
+            + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\""
+    }
+}

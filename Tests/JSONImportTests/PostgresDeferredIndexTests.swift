@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import JSONImport
+
+/// A new PostgreSQL store's tables start without their indexes, which the first import that
+/// fills them builds once its rows are in: the store then has every index and key its DDL
+/// names, as if they had been there all along.
+@Suite(
+    .tags(.postgres),
+    .enabled(
+        if: TestPostgres.url != nil,
+        "JSONIMPORT_TEST_POSTGRES names no PostgreSQL server (bash Scripts/test.sh starts a throwaway one)"))
+struct PostgresDeferredIndexTests {
+    static let yaml = PostgresImportRowsTests.yaml
+
+    /// Every index and constraint of the tables of `schema`, as the catalog defines them.
+    private static func catalog(_ admin: PostgresConnection, _ schema: String) throws -> [String] {
+        try admin.rows(
+            """
+            SELECT c.relname || ' ' || pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+            WHERE c.relnamespace = $1::regnamespace
+            UNION ALL
+            SELECT c.relname || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid) FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+            WHERE c.relnamespace = $1::regnamespace
+            ORDER BY 1
+            """, [.text(quote(schema))]
+        ).map { row in
+            guard case .text(let text) = row[0] else { return "" }
+            return text.replacingOccurrences(of: "\(quote(schema)).", with: "").replacingOccurrences(of: "\(schema).", with: "")
+        }
+    }
+
+    /// The catalog of a schema made by running the DDL of `yaml` as it is.
+    private static func expectedCatalog(_ yaml: String) throws -> [String] {
+        var result: [String] = []
+        try TestPostgres.withSchema { url, schema in
+            let connection = try PostgresConnection(url: url)
+            for statement in StorageSchema(spec: try MappingSpec.load(yaml: yaml, file: "m.yml"), dialect: .postgres).statements {
+                try connection.execute(statement)
+            }
+            result = try catalog(connection, schema)
+        }
+        return result
+    }
+
+    private static func deferredTables(_ admin: PostgresConnection, _ schema: String) throws -> [String] {
+        try admin.rows("SELECT \"key\" FROM \(quote(schema)).\"_jsonimport_meta\" WHERE \"key\" LIKE 'deferred:%' ORDER BY 1").map { row in
+            guard case .text(let key) = row[0] else { return "" }
+            return key
+        }
+    }
+
+    private static func engine(_ mapper: Mapper) throws -> PostgresEngine {
+        try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
+    }
+
+    @Test func theFirstImportBuildsTheIndexesTheDDLNames() throws {
+        let expected = try Self.expectedCatalog(Self.yaml)
+        try TestPostgres.withSchema { url, schema in
+            let admin = try PostgresConnection(url: url)
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let created = try Self.catalog(admin, schema)
+            #expect(!created.contains { $0.hasPrefix("User ") || $0.hasPrefix("Repo_tags ") }, "\(created)")
+            #expect(created.contains { $0.hasPrefix("User__seen ") }, "seen tables keep their keys")
+            #expect(try Self.deferredTables(admin, schema) == ["deferred:Address", "deferred:Repo", "deferred:Repo_tags", "deferred:Tag", "deferred:User", "deferred:User_followers"])
+
+            // Nothing to write, then a failed import: still nothing built, nothing in the tables.
+            try mapper.importData(Data("[]".utf8), as: "User")
+            #expect(throws: (any Error).self) {
+                try mapper.importData(Data(#"[{"id": 1, "login": "a"}, {"id": "two"}]"#.utf8), as: "User")
+            }
+            #expect(try Self.catalog(admin, schema) == created)
+
+            let report = try mapper.importData(Data(PostgresImportRowsTests.users(30).utf8), as: "User")
+            #expect(report.counts(for: "User").inserted > 30)
+            #expect(try Self.catalog(admin, schema) == expected)
+            #expect(try Self.deferredTables(admin, schema).isEmpty)
+
+            // The store is done with it: a re-import reads nothing about it.
+            let connection = try Self.engine(mapper).connection
+            connection.statementLog = []
+            try mapper.importData(Data(PostgresImportRowsTests.users(30, round: 1).utf8), as: "User")
+            #expect(!(connection.statementLog ?? []).contains { $0.contains("deferred:") })
+            #expect(try Self.catalog(admin, schema) == expected)
+        }
+    }
+
+    /// Within a write transaction, a statement other than a `COPY` that follows rows copied
+    /// into such a table finds its indexes there, as its plan expects.
+    @Test func aStatementAfterACopyFindsTheTablesIndexes() throws {
+        try TestPostgres.withSchema { url, _ in
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let engine = try Self.engine(mapper)
+            let indexes = "SELECT count(*) FROM pg_index WHERE indrelid = '\"Tag\"'::regclass"
+            let counts: [StoredValue] = try engine.transaction(.write) {
+                let before = try engine.connection.rows(indexes)[0][0]
+                try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+                    try rows.append(.integer(1))
+                    try rows.append(.text("swift"))
+                }
+                return ScopeOutcome(value: [before, try engine.connection.rows(indexes)[0][0]], keepsWork: false)
+            }
+            #expect(counts == [.integer(0), .integer(2)])
+            #expect(try engine.connection.rows(indexes) == [[.integer(0)]], "undone with the transaction")
+        }
+    }
+
+    /// A reader holding a table while the first import commits neither waits for it nor holds
+    /// it up: the import keeps its unique indexes, and the primary-key constraints go on with a
+    /// later write.
+    @Test func aReaderDoesNotHoldUpTheFirstImport() throws {
+        let expected = try Self.expectedCatalog(Self.yaml)
+        try TestPostgres.withSchema { url, schema in
+            let admin = try PostgresConnection(url: url)
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!), configuration: .init(busyTimeout: 5))
+            let reader = try PostgresConnection(url: url)
+            try reader.beginRead()
+            #expect(try reader.rows("SELECT count(*) FROM \"User\"") == [[.integer(0)]])
+
+            let started = Date()
+            try mapper.importData(Data(PostgresImportRowsTests.users(30).utf8), as: "User")
+            #expect(Date().timeIntervalSince(started) < 4, "the import did not wait for the reader")
+            #expect(try reader.rows("SELECT count(*) FROM \"User\"") == [[.integer(0)]], "the reader's snapshot")
+            let built = try Self.catalog(admin, schema)
+            #expect(built.contains(#"User CREATE UNIQUE INDEX "User_pkey" ON "User" USING btree (id)"#), "\(built)")
+            #expect(!built.contains { $0.hasPrefix("User User_pkey PRIMARY KEY") })
+            #expect(try Self.deferredTables(admin, schema).contains("deferred:User"))
+            try reader.rollback()
+
+            try mapper.importData(Data(PostgresImportRowsTests.users(30).utf8), as: "User")
+            #expect(try Self.catalog(admin, schema) == expected)
+            #expect(try Self.deferredTables(admin, schema).isEmpty)
+        }
+    }
+
+    /// A migration of a store never filled starts from the schema its record names.
+    @Test func aStoreNeverFilledMigratesAsAnyOther() throws {
+        let changed = Self.yaml.replacingOccurrences(of: "attributes: { city: string }", with: "attributes: { city: string, zip: string }")
+            .replacingOccurrences(of: "primaryKey: name\n    attributes: { name: string }", with: "primaryKey: label\n    attributes: { label: string }")
+        #expect(changed != Self.yaml)
+        let expected = try Self.expectedCatalog(changed)
+        try TestPostgres.withSchema { url, schema in
+            let admin = try PostgresConnection(url: url)
+            _ = try Mapper(spec: try MappingSpec.load(yaml: Self.yaml, file: "test.yml"), store: .postgres(URL(string: url)!))
+            let plan = try Mapper.migrate(store: url, to: try MappingSpec.load(yaml: changed, file: "test.yml"), allowDataLoss: true)
+            #expect(plan.losesData)
+            #expect(try Self.deferredTables(admin, schema).isEmpty)
+            #expect(try Self.catalog(admin, schema).filter { !$0.contains("_pkey") } == expected.filter { !$0.contains("_pkey") })
+        }
+    }
+}
