@@ -124,6 +124,27 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A cache emptied in the middle of an import, past its budget, forgets rows the import
+    /// inserted into tables that were empty: a record naming one later (every user follows
+    /// user 1, and user 1 comes again last) finds it on the server, and nothing is inserted
+    /// twice.
+    @Test func anImportPastTheCachesBudgetFindsTheRowsItWroteBeforeEmptyingIt() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            rows.cacheBudget = 2_000
+            let connection = try Self.engine(mappers.postgres).connection
+            connection.statementLog = []
+            let json = Self.users(9_000)
+            #expect(json.utf8.count > 2 << 20, "more than two batches")
+            // The first user again, last: an update of a row the cache no longer holds.
+            try Self.importBoth(json.dropLast() + #", {"id": 1, "login": "again"}]"#, mappers)
+            let log = try #require(connection.statementLog)
+            #expect(log.contains { $0.hasPrefix(#"SELECT "#) && $0.contains(#"FROM "User" AS r WHERE"#) }, "users read back once the cache was emptied")
+            try Self.importBoth(Self.users(9_000, round: 1), mappers)
+        }
+    }
+
     @Test func recordsLeftOutUnderSkipTakeNoSavepointOnTheServer() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)

@@ -5,9 +5,6 @@ import Foundation
 extension PostgresImportRows {
     // MARK: Reading ahead
 
-    /// Rows past which a batch's writes are handed over and the cache emptied.
-    static let cacheBudget = 1_000_000
-
     var readsAhead: Bool { true }
 
     /// Rows and links written past which a batch's writes go to the server.
@@ -211,9 +208,26 @@ extension PostgresImportRows {
     /// needs it to undo itself), after the hand-over running in the background, if any.
     private func keepWithinBudget() throws(StoreError) {
         try finishBackgroundHandOver()
-        guard cache.size > Self.cacheBudget && !cache.hasOpenScope else { return }
+        guard cache.size > cacheBudget && !cache.hasOpenScope else { return }
         try handOver()
+        rememberInsertedKeys()
         cache.removeAll()
+    }
+
+    /// Before the cache is emptied: the keys of the rows it holds of tables that were empty when
+    /// the transaction first looked (all of them its own inserts), for ``insertedKeys``.
+    private func rememberInsertedKeys() {
+        let transaction = engine.transactionNumber
+        for (index, inserted) in insertedKeys where inserted.transaction == transaction {
+            guard index < cache.entities.count, let rows = cache.entities[index] else { continue }
+            var keys = inserted.keys
+            if rows.keyIsRowID {
+                for id in rows.rows.keys { keys.insert([.integer(id)]) }
+            } else {
+                keys.formUnion(rows.keys.keys)
+            }
+            insertedKeys[index] = (transaction, keys)
+        }
     }
 
     /// Waits for the hand-over running in the background and throws its error: every use of
@@ -233,7 +247,7 @@ extension PostgresImportRows {
         typealias Rows = [(id: Int64, row: PostgresRowCache.Row)]
         var inserts: [(EntityPlan, Rows)] = []
         var updates: [(EntityPlan, Rows)] = []
-        for case let rows? in cache.entities where !rows.dirty.isEmpty {
+        for case let rows? in cache.entities where !rows.dirty.isEmpty || (!keepingNewStubs && !rows.waiting.isEmpty) {
             let (inserted, updated) = cache.takeDirtyRows(rows, keepingNewStubs: keepingNewStubs)
             if !inserted.isEmpty { inserts.append((rows.plan, inserted)) }
             if !updated.isEmpty { updates.append((rows.plan, updated)) }

@@ -21,9 +21,10 @@ final class PostgresImportRows: ImportRows {
     /// Per entity (by index): the next `_id` to hand out, in the transaction it was read in.
     private var nextIDs: [Int: (transaction: Int, id: Int64)] = [:]
     /// Per entity (by index) whose table held no row when the transaction (by number) first
-    /// looked a key up in it: the keys of the rows it has inserted since. A key neither cached
-    /// nor among them has no row, without asking the server: the transaction holds the store's
-    /// lock, so no one else writes (an import's first sync, into empty tables, reads nothing).
+    /// looked a key up in it: the keys of the rows it inserted that the cache no longer holds
+    /// (it was emptied since, past its budget). A key neither cached nor among them has no row,
+    /// without asking the server: the transaction holds the store's lock, so no one else
+    /// writes (an import's first sync, into empty tables, reads nothing).
     var insertedKeys: [Int: (transaction: Int, keys: Set<[StoredValue]>)] = [:]
     /// Per entity (by index): the transaction that looked whether its table is empty.
     private var probedEmptiness: [Int: Int] = [:]
@@ -33,6 +34,9 @@ final class PostgresImportRows: ImportRows {
     private(set) var changeCount = 0
     /// `changeCount` when writes last went to the server in the background.
     var changesHandedOver = 0
+    /// Rows and lists the cache holds past which a batch's writes are handed over and the
+    /// cache emptied (the tests set a small one).
+    var cacheBudget = 1_000_000
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
@@ -136,9 +140,6 @@ final class PostgresImportRows: ImportRows {
             columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, insertedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
-        if insertedKeys[entity.index]?.transaction == engine.transactionNumber {
-            insertedKeys[entity.index]!.keys.insert(cacheKey(key, entity))
-        }
         if isWrittenAtOnce(entity) {
             _ = try writeAtOnce(entity) { () throws(StoreError) in
                 try connection.run(insertSQL(entity), insertValues(entity, id: id, row))

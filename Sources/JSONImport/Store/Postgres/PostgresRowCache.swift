@@ -25,6 +25,9 @@ final class PostgresRowCache {
         var isDirty: Bool
         /// When the row was inserted, for its bookkeeping columns (rows the server holds: 0).
         var insertedAt: Double = 0
+        /// A dirty stub the server lacks, left out of the hand-overs that keep new stubs: in
+        /// its entity's `waiting` rows rather than its `dirty` ones.
+        var isWaiting = false
     }
 
     final class EntityRows {
@@ -35,6 +38,10 @@ final class PostgresRowCache {
         @exclusivity(unchecked) var keys: [[StoredValue]: Int64] = [:]
         /// The rows that are dirty, so a hand-over finds them without reading every row.
         @exclusivity(unchecked) var dirty: Set<Int64> = []
+        /// Dirty stubs left out of hand-overs until a record changes them (then they are
+        /// `dirty` again) or a hand-over takes every write: kept apart, so that a hand-over
+        /// per batch does not go through them all again.
+        @exclusivity(unchecked) var waiting: Set<Int64> = []
         /// Keys known to have no row; by row id where the key is the row id.
         @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
         @exclusivity(unchecked) fileprivate(set) var absentIDs: Set<Int64> = []
@@ -153,13 +160,18 @@ final class PostgresRowCache {
 
     /// Puts `row` (`nil`: forgets it) in place of what the cache holds for `id`.
     func setRow(_ entity: EntityRows, _ id: Int64, _ row: Row?) {
+        // A row set anew waits no more: if still dirty, it is among the dirty rows.
+        var row = row
+        row?.isWaiting = false
         // One lookup of `id` for the old row and the new.
         let old = row.map { entity.rows.updateValue($0, forKey: id) } ?? entity.rows.removeValue(forKey: id)
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
-        let wasDirty = old?.isDirty == true
+        let wasWaiting = old?.isWaiting == true
+        if wasWaiting { entity.waiting.remove(id) }
+        let wasInDirty = old?.isDirty == true && !wasWaiting
         if row?.isDirty == true {
-            if !wasDirty { entity.dirty.insert(id) }
-        } else if wasDirty {
+            if !wasInDirty { entity.dirty.insert(id) }
+        } else if wasInDirty {
             entity.dirty.remove(id)
         }
         // A row's key never changes: only a row coming or going moves in the key index.
@@ -192,27 +204,29 @@ final class PostgresRowCache {
 
     /// The dirty rows of `entity`, in row id order, as they are before this marks them as handed
     /// over (the server's copy is the cache's): the rows the server lacks (`inserted`) and those
-    /// it holds an older copy of (`updated`). With `keepingNewStubs`, stubs the server lacks stay
-    /// dirty, left out: a record met later may fill one in, and then it goes to the server once,
-    /// whole, rather than as a stub and an update.
+    /// it holds an older copy of (`updated`). With `keepingNewStubs`, stubs the server lacks are
+    /// left out, to wait among the entity's `waiting` rows: a record met later may fill one in,
+    /// and then it goes to the server once, whole, rather than as a stub and an update. Without,
+    /// the waiting stubs are taken too.
     func takeDirtyRows(
         _ entity: EntityRows, keepingNewStubs: Bool
     ) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
         var inserted: [(id: Int64, row: Row)] = []
         var updated: [(id: Int64, row: Row)] = []
-        var kept: [Int64] = []
-        for id in entity.dirty {
-            if keepingNewStubs, let row = entity.rows[id], row.isStub && !row.isStored {
-                kept.append(id)
+        for id in keepingNewStubs || entity.waiting.isEmpty ? entity.dirty : entity.dirty.union(entity.waiting) {
+            // Changed in place: only the row's flags change, so its arrays are shared, not copied.
+            if keepingNewStubs, entity.rows[id]!.isStub && !entity.rows[id]!.isStored {
+                entity.rows[id]!.isWaiting = true
+                entity.waiting.insert(id)
                 continue
             }
-            // Changed in place: only the row's flags change, so its arrays are shared, not copied.
+            // A full hand-over takes the waiting stubs too.
             let row = Self.handOver(&entity.rows[id]!)
             if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
             if row.isStored { updated.append((id, row)) } else { inserted.append((id, row)) }
         }
         entity.dirty.removeAll(keepingCapacity: true)
-        entity.dirty.formUnion(kept)
+        if !keepingNewStubs { entity.waiting.removeAll() }
         inserted.sort { $0.id < $1.id }
         updated.sort { $0.id < $1.id }
         return (inserted, updated)
@@ -223,6 +237,7 @@ final class PostgresRowCache {
         let was = row
         row.isStored = true
         row.isDirty = false
+        row.isWaiting = false
         row.insertedAt = 0
         return was
     }
