@@ -108,6 +108,25 @@ struct PostgresDeferredIndexTests {
         }
     }
 
+    /// Rows put in a new store's tables by SQL of the user's own, before any import: the next
+    /// write transaction of a store it opens builds the indexes before its first statement.
+    @Test func rowsWrittenBySQLGetTheirIndexesBeforeTheNextWrite() throws {
+        try TestPostgres.withSchema { url, schema in
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            _ = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let admin = try PostgresConnection(url: url)
+            try admin.execute("INSERT INTO \(quote(schema)).\"Tag\" (\"_id\", \"name\") VALUES (1, 'swift')")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let engine = try Self.engine(mapper)
+            let indexes = "SELECT count(*) FROM pg_index WHERE indrelid = '\"Tag\"'::regclass"
+            let count = try engine.transaction(.write) { ScopeOutcome(value: try engine.connection.rows(indexes), keepsWork: false) }
+            #expect(count == [[.integer(2)]])
+            try mapper.importData(Data(#"[{"id": 1, "repos": [{"id": 10, "tags": [{"name": "swift"}]}]}]"#.utf8), as: "User")
+            #expect(try Self.catalog(admin, schema) == Self.expectedCatalog(Self.yaml))
+            #expect(try admin.rows("SELECT count(*) FROM \(quote(schema)).\"Tag\"") == [[.integer(1)]])
+        }
+    }
+
     /// A reader holding a table while the first import commits neither waits for it nor holds
     /// it up: the import keeps its unique indexes, and the primary-key constraints go on with a
     /// later write.

@@ -98,11 +98,23 @@ extension PostgresConnection {
         deferred.tables = record
     }
 
-    /// A new write transaction: what the store still lacks is read again when needed.
-    func deferredIndexesBeginTransaction() {
+    /// A new write transaction: what the store still lacks is read again when needed. With
+    /// `probing` (a store this connection did not create), it is read now, and when rows
+    /// reached one of those tables by other means than an import (SQL of the user's own), they
+    /// get their indexes before anything else runs.
+    func deferredIndexesBeginTransaction(probing: Bool) throws(StoreError) {
         deferred.isInWrite = true
         deferred.filled = []
-        if !deferred.isSettled { deferred.tables = nil }
+        guard !deferred.isSettled else { return }
+        deferred.tables = nil
+        guard probing, case let pending = try pendingTables(), !pending.isEmpty, try holdRows(pending.keys) else { return }
+        try buildIndexes(of: Set(pending.keys))
+    }
+
+    /// Whether any of `tables` holds a row; one round trip.
+    private func holdRows(_ tables: some Collection<String>) throws(StoreError) -> Bool {
+        let probe = tables.sorted().map { "SELECT 1 FROM \(quote($0))" }.joined(separator: " UNION ALL ")
+        return try rows("SELECT 1 WHERE EXISTS (\(probe))").count == 1
     }
 
     /// Called before a `COPY` into `table` in a write transaction.
@@ -136,8 +148,7 @@ extension PostgresConnection {
         let pending = try pendingTables()
         guard !pending.isEmpty else { return }
         if deferred.filled.isEmpty && !promotionWaits {
-            let probe = pending.keys.sorted().map { "SELECT 1 FROM \(quote($0))" }.joined(separator: " UNION ALL ")
-            guard try rows("SELECT 1 WHERE EXISTS (\(probe))").count == 1 else { return }
+            guard try holdRows(pending.keys) else { return }
         }
         deferred.filled = []
         try buildIndexes(of: Set(pending.keys))

@@ -92,7 +92,12 @@ final class PostgresEngine {
         defer { rowPath.reset() }
         if kind == .write {
             try connection.beginWrite(lockTimeout: busyTimeout)
-            connection.deferredIndexesBeginTransaction()
+            do {
+                try connection.deferredIndexesBeginTransaction(probing: !isNew)
+            } catch {
+                rollBack()
+                throw error
+            }
         } else {
             try connection.beginRead()
         }
