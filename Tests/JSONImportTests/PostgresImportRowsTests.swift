@@ -107,6 +107,28 @@ struct PostgresImportRowsTests {
         #expect(trips[0].allSatisfy { $0 <= 40 }, "\(trips[0])")
     }
 
+    /// Repos point at their owner: a re-import reads them with their users (by `owner`), not a
+    /// second time by their keys; a repo that moves to a user whose batch does not hold its old
+    /// owner is read by its key, after the owners' repos.
+    @Test func reposAreReadWithTheirOwnersAndByKeyOnlyWhenTheyMoved() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(600), mappers)
+            let connection = try Self.engine(mappers.postgres).connection
+            connection.statementLog = []
+            try Self.importBoth(Self.users(600), mappers)
+            let reads = try #require(connection.statementLog).filter { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r"#) }
+            #expect(reads.contains { $0.contains(#"WHERE r."owner" = ANY"#) })
+            #expect(reads.allSatisfy { $0.contains(#"WHERE r."owner" = ANY"#) }, "\(reads)")
+            // User 2's repo 20 moves to user 1, alone in its batch.
+            connection.statementLog = []
+            let moved = try Self.importBoth(#"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 20, "name": "moved"}]}]"#, mappers)
+            #expect(moved.counts(for: "Repo").list[1] == 1, "repo 20 updated")
+            let log = try #require(connection.statementLog)
+            #expect(log.contains { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r WHERE r."id""#) })
+        }
+    }
+
     /// Each user names the next as a follower: a stub, filled in by a later record. Past the
     /// first batch (1 MB of JSON), its writes go to the server while the stubs wait, so a
     /// filled-in stub is written once, whole: no `UPDATE` of users in a fresh import.

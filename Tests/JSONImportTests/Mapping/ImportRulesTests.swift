@@ -669,6 +669,14 @@ private let rulesYAML = """
         #expect(report.counts(for: "User").list == [0, 0, seen.count, 0])
         let advanced = try mapper.storedRows("User", "id", "_seen_at", orderedBy: "id").filter { ($0[1].number ?? 0) > 0 }.map { [$0[0]] }
         #expect(advanced == seen.sorted().map { [StoredValue.integer(Int64($0))] })
+        // Rows seen again, with rows seen for the first time since: all advance alike.
+        Thread.sleep(forTimeInterval: 0.01)
+        let later = Array(41...70)
+        try mapper.importJSON("[\(later.map { #"{"id": \#($0), "login": "u\#($0)"}"# }.joined(separator: ","))]", as: "User")
+        var times: [Int: Double] = [:]
+        for row in try mapper.storedRows("User", "id", "_seen_at") { times[Int(row[0].number!)] = row[1].number ?? 0 }
+        #expect(Set(later.map { times[$0]! }).count == 1)
+        #expect(times[41]! > times[11]! && times[11]! > 0 && times[1] == 0)
     }
 
     @Test func reimportingTheSamePayloadReportsEverythingUnchanged() throws {

@@ -278,27 +278,39 @@ final class PostgresEngine {
     func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError) {
         try handOverPendingWrites()
         guard !rows.isEmpty else { return }
+        if column == Store.Timestamp.seenAt.rawValue { return try markSeen(entity, rows: rows, at: value) }
         let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
-        if column == Store.Timestamp.seenAt.rawValue {
-            let seen = quote(StorageSchema.seenTable(of: entity.spec.table))
-            let upsert = " DO UPDATE SET \"_seen_at\" = EXCLUDED.\"_seen_at\""
-            if let name = entity.spec.tenantAttribute, name != entity.spec.rowIDColumn {
-                // The seen row takes its tenant from the row it is of.
-                try connection.run(
-                    "INSERT INTO \(seen) (\(quote(name)), \"_id\", \"_seen_at\") SELECT r.\(quote(name)), r.\(entity.rowID), $1 "
-                        + "FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql) "
-                        + "ON CONFLICT (\(quote(name)), \"_id\")" + upsert,
-                    [value, Self.array(rows)] + tenant.parameters)
-            } else {
-                try connection.run(
-                    "INSERT INTO \(seen) (\"_id\", \"_seen_at\") SELECT unnest($2::int8[]), $1 ON CONFLICT (\"_id\")" + upsert,
-                    [value, Self.array(rows)])
-            }
-            return
-        }
         try connection.run(
             "UPDATE \(entity.table) AS r SET \(quote(column)) = $1 WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)",
             [value, Self.array(rows)] + tenant.parameters)
+    }
+
+    /// Sets the seen-table `_seen_at` of `rows` (distinct) of `entity` to `time`: an `UPDATE` of
+    /// the seen rows there are, then an `INSERT` of the others, which the writer lock keeps
+    /// anyone else from inserting meanwhile. The two cost about two thirds of one
+    /// `INSERT … ON CONFLICT DO UPDATE` (150,000 rows: 0.40 s against 0.59 s), and a re-import
+    /// whose rows all have seen rows already skips the `INSERT`.
+    private func markSeen(_ entity: EntityPlan, rows: [Int64], at time: StoredValue) throws(StoreError) {
+        let seen = quote(StorageSchema.seenTable(of: entity.spec.table))
+        let ids = Self.array(rows)
+        if let name = entity.spec.tenantAttribute.map(quote), entity.spec.tenantAttribute != entity.spec.rowIDColumn {
+            // A seen row takes its tenant from the row it is of.
+            let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
+            let ofRows = "\(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)"
+            try connection.run(
+                "UPDATE \(seen) AS s SET \"_seen_at\" = $1 FROM \(ofRows) AND s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name)",
+                [time, ids] + tenant.parameters)
+            try connection.run(
+                "INSERT INTO \(seen) (\(name), \"_id\", \"_seen_at\") SELECT r.\(name), r.\(entity.rowID), $1 FROM \(ofRows) "
+                    + "AND NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name))",
+                [time, ids] + tenant.parameters)
+            return
+        }
+        let updated = try connection.run("UPDATE \(seen) SET \"_seen_at\" = $1 WHERE \"_id\" = ANY($2::int8[])", [time, ids])
+        guard updated < rows.count else { return }
+        let absent = updated == 0 ? "" : " WHERE NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = k.id)"
+        try connection.run(
+            "INSERT INTO \(seen) (\"_id\", \"_seen_at\") SELECT k.id, $1 FROM unnest($2::int8[]) AS k(id)\(absent)", [time, ids])
     }
 
     /// The `_seen_at` of the row of `entity` named `alias` in a statement: the later of its

@@ -15,6 +15,11 @@ extension PostgresImportRows {
     /// records' rows: their owned rows, link lists, the rows pointing at them and the rows their
     /// one ↔ one targets are taken from. Of a referenced row, only what linking to it reads
     /// (see ``referenceLoad(_:_:)``), in the first level's round trip.
+    ///
+    /// Rows that point at their parent through a column of their own (a repo's `owner` under
+    /// its user's `repos`) come with the first level's reads of the parents: their keys are read
+    /// after it, only those the cache still lacks (new rows, or rows that moved between
+    /// parents), rather than every row twice.
     private func prefetch(
         _ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]
     ) throws(StoreError) {
@@ -37,18 +42,23 @@ extension PostgresImportRows {
             }
         }
         for (entity, _) in byEntity { try probeEmptiness(entity) }
-        try run(byEntity.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
-        var frontier = keyed.map { entity, entityKeys in
+        let pointing = Self.pointingChildren(of: keyed.map(\.0), referenced: Set(referenced.map(\.0.targetPlan.index)))
+        var later = byEntity.filter { pointing.contains($0.0.index) }
+        try run(byEntity.compactMap { entity, entityKeys in
+            pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
+        })
+        func found(_ entity: EntityPlan, _ entityKeys: [[StoredValue]]) -> (EntityPlan, [Int64]) {
             let rows = cache.rows(entity)
             return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
         }
+        var frontier = keyed.filter { !pointing.contains($0.0.index) }.map(found)
         var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
             let rows = cache.rows(relationship.targetPlan)
             return referenceLoad(relationship, keys.compactMap { rows.row(forKey: $0) })
         }
         // Per entity (by index): the rows whose relations are read already.
         var visited: [Int: Set<Int64>] = [:]
-        for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty {
+        for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty || !later.isEmpty {
             var loads = referenceLoads
             referenceLoads = []
             var reached: [Reach] = []
@@ -62,7 +72,28 @@ extension PostgresImportRows {
                 let (entity, ids) = try rows(reachedBy: reach)
                 if !ids.isEmpty { frontier.append((entity, ids)) }
             }
+            if !later.isEmpty {
+                try run(later.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
+                frontier += later.map(found).filter { !$0.1.isEmpty }
+                later = []
+            }
         }
+    }
+
+    /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of
+    /// them (`otherColumn` from the parent's side), that no reference of the batch names and
+    /// that point at no such row themselves: the parents' first-level reads read them (see
+    /// ``prefetch(_:references:)``).
+    private static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
+        func children(of entity: EntityPlan) -> [Int] {
+            entity.relationships.compactMap { relationship in
+                guard case .otherColumn = relationship.storage, relationship.targetPlan.index != entity.index else { return nil }
+                return relationship.targetPlan.index
+            }
+        }
+        let pointing = Set(entities.flatMap(children)).subtracting(referenced)
+        // A child that is a parent too is read first, so that its own children come with it.
+        return pointing.subtracting(entities.filter { !children(of: $0).isEmpty }.map(\.index))
     }
 
     /// How deep owned rows within owned rows are read ahead.
