@@ -38,7 +38,9 @@ import Testing
         // The rows were seen again: none is an hour old any more.
         let stale = TestStore.isSQLite
             ? #"SELECT count(*) FROM "User" WHERE "_seen_at" < strftime('%s', 'now') - 600"#
-            : #"SELECT count(*) FROM "User" u LEFT JOIN "User__seen" s ON s."_id" = u."id" WHERE greatest(u."_seen_at", s."_seen_at") < now() - interval '600 seconds'"#
+            : #"SELECT count(*) FROM "User" u LEFT JOIN "User__seen" s ON s."_id" = u."id" "#
+                + #"WHERE greatest(u."_seen_at", s."_seen_at", (SELECT "value"::timestamptz FROM "_jsonimport_meta" WHERE "key" = 'seen:User')) "#
+                + #"< now() - interval '600 seconds'"#
         #expect(try TestStore.sql(stale, on: workspace.store) == "0\n")
     }
 

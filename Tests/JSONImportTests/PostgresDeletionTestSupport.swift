@@ -35,6 +35,10 @@ final class PostgresDeletionStoreEngine: StoreEngine {
         try base.setColumn(column, of: entity, rows: rows, to: value)
     }
 
+    func finishSeen(of entity: EntityPlan, at value: StoredValue) throws(StoreError) {
+        try base.finishSeen(of: entity, at: value)
+    }
+
     var importRows: any ImportRows { base.importRows }
 
     func makeDeletionEngine(plan: ImportPlan) -> any DeletionEngine {

@@ -129,6 +129,38 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A re-import that sees every row of a table marks the table once, in the metadata table,
+    /// instead of a seen row per row; rows a later import sees get their own, and the others
+    /// keep the mark's time.
+    @Test func anImportThatSeesEveryRowOfATableMarksTheTable() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(12), mappers)
+            let connection = try Self.engine(mappers.postgres).connection
+            func seen(_ entity: String) throws -> [StoredValue: StoredValue] {
+                try Dictionary(uniqueKeysWithValues: mappers.postgres.storedRows(entity, "id", "_seen_at").map { ($0[0], $0[1]) })
+            }
+            let first = try seen("Repo")
+            Thread.sleep(forTimeInterval: 0.01)
+            connection.statementLog = []
+            try Self.importBoth(Self.users(12), mappers)
+            let log = try #require(connection.statementLog)
+            // Every repo, address and tag is in the payload; not every user: followers outside it are stubs.
+            #expect(!log.contains { $0.hasPrefix(#"INSERT INTO "Repo__seen""#) || $0.hasPrefix(#"UPDATE "Repo__seen""#) })
+            #expect(log.contains { $0.hasPrefix(#"INSERT INTO "User__seen""#) })
+            let second = try seen("Repo")
+            #expect(Set(second.values).count == 1)
+            #expect(second[.integer(10)]!.number! > first[.integer(10)]!.number!)
+            // User 1 alone: its repos are seen again.
+            Thread.sleep(forTimeInterval: 0.01)
+            try Self.importBoth(#"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 11, "name": "r11"}]}]"#, mappers)
+            let third = try seen("Repo")
+            #expect(third[.integer(10)]!.number! > second[.integer(10)]!.number!)
+            #expect(third[.integer(11)] == third[.integer(10)])
+            #expect(third[.integer(20)] == second[.integer(20)])
+        }
+    }
+
     /// Each user names the next as a follower: a stub, filled in by a later record. Past the
     /// first batch (1 MB of JSON), its writes go to the server while the stubs wait, so a
     /// filled-in stub is written once, whole: no `UPDATE` of users in a fresh import.

@@ -278,6 +278,7 @@ struct ImportRun {
             try importer.tracker.rows(of: plan.index, where: { status, seen in seen && status != .inserted }) { (rows) throws(StoreError) in
                 try store.set(.seenAt, of: plan, rows: rows, to: importer.now)
             }
+            try store.finishSeen(of: plan, at: importer.now)
         }
     }
 

@@ -27,6 +27,11 @@ extension Store {
         try engine.setColumn(timestamp.rawValue, of: entity, rows: rows, to: .real(time))
     }
 
+    /// Every row of `entity` an import contained has had its `_seen_at` set to `time`.
+    func finishSeen(of entity: EntityPlan, at time: Double) throws(StoreError) {
+        try engine.finishSeen(of: entity, at: .real(time))
+    }
+
     /// A number that changes whenever another connection (another mapper, another process)
     /// commits to the store; this connection's own commits leave it alone.
     func externalCommitVersion() throws(StoreError) -> Int64 {

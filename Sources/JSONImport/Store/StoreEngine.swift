@@ -54,8 +54,14 @@ protocol StoreEngine: AnyObject {
 
     // MARK: Bookkeeping
 
-    /// Sets `column` to `value` in `rows` (ascending, no repeats) of `entity`.
+    /// Sets `column` to `value` in `rows` (ascending, no repeats) of `entity`. For `_seen_at`,
+    /// an import hands over its rows of an entity in chunks and then calls
+    /// ``finishSeen(of:at:)``; a store may hold the chunks until then.
     func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError)
+
+    /// The import has handed over every row of `entity` it contained (``setColumn(_:of:rows:to:)``
+    /// of `_seen_at`, to `value`): what the store held back is written now.
+    func finishSeen(of entity: EntityPlan, at value: StoredValue) throws(StoreError)
 
     // MARK: Stages
 

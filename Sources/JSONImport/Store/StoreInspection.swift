@@ -130,14 +130,13 @@ extension Store {
             sql += " WHERE \(plan.rowID) = ?"
             values.append(.integer(row))
         }
-        // PostgreSQL keeps later sightings in the seen table: they go into the column first.
+        // PostgreSQL keeps later sightings in the seen table and in a mark for the whole table:
+        // they go into the column of every row first.
         if field == "_seen_at" && engine.dialect == .postgres {
-            let only = row.map { [StoredValue.integer($0)] } ?? []
+            try engine.run("UPDATE \(plan.table) SET \"_seen_at\" = \(PostgresEngine.seenAt(plan.spec, alias: plan.table))", [])
+            try engine.run("DELETE FROM \(quote(StorageSchema.seenTable(of: plan.spec.table)))", [])
             try engine.run(
-                "UPDATE \(plan.table) SET \"_seen_at\" = \(PostgresEngine.seenAt(plan.spec, alias: plan.table))"
-                    + (row == nil ? "" : " WHERE \(plan.rowID) = ?"), only)
-            try engine.run(
-                "DELETE FROM \(quote(StorageSchema.seenTable(of: plan.spec.table)))" + (row == nil ? "" : " WHERE \"_id\" = ?"), only)
+                "DELETE FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" = ?", [.text(PostgresEngine.seenMarkKey(plan.spec))])
         }
         try engine.run(sql, values)
     }

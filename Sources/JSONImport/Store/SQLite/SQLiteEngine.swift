@@ -101,6 +101,9 @@ final class SQLiteEngine: StoreEngine {
         try connection.setColumn(column, of: entity, rows: rows, to: value)
     }
 
+    /// Every chunk went to its rows as it came.
+    func finishSeen(of entity: EntityPlan, at value: StoredValue) throws(StoreError) {}
+
     // MARK: Stages
 
     func makeDeletionEngine(plan: ImportPlan) -> any DeletionEngine {
