@@ -50,18 +50,22 @@ extension PostgresConnection {
     ///
     /// - Throws: ``PostgresPipelineError`` with the index of the first statement that failed.
     func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
-        if let first = statements.first {
-            do { try willRun(first.sql) } catch { throw PostgresPipelineError(statementIndex: 0, error: error) }
-        }
-        var prepared: [PreparedStatement?] = []
-        for (index, statement) in statements.enumerated() {
+        let results = try pipelineResults(statements)
+        var decoded: [PostgresStatementResult] = []
+        for (index, (statement, result)) in zip(statements, results).enumerated() {
             do {
-                if statement.isPlannedEachRun { statementLog?.append(statement.sql) }
-                prepared.append(statement.isPlannedEachRun ? nil : try self.prepared(statement.sql))
+                decoded.append(PostgresStatementResult(rowsAffected: result.rowsAffected, rows: try result.rows(sql: statement.sql)))
             } catch {
                 throw PostgresPipelineError(statementIndex: index, error: error)
             }
         }
+        return decoded
+    }
+
+    /// Runs `statements` as ``pipeline(_:)`` does and returns their results, their rows left
+    /// for the caller to decode.
+    func pipelineResults(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresResult] {
+        let prepared = try prepare(statements)
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresPipelineError(statementIndex: 0, error: error(nil, sql: statements.first?.sql))
         }
@@ -84,9 +88,27 @@ extension PostgresConnection {
         return try results(of: statements)
     }
 
-    /// Reads the answer to every statement of a pipeline, up to its `Sync`.
-    private func results(of statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
-        var results: [PostgresStatementResult] = []
+    /// The prepared statements of `statements`, prepared first when new to the connection
+    /// (`nil` for those planned at each run).
+    private func prepare(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PreparedStatement?] {
+        if let first = statements.first {
+            do { try willRun(first.sql) } catch { throw PostgresPipelineError(statementIndex: 0, error: error) }
+        }
+        var prepared: [PreparedStatement?] = []
+        for (index, statement) in statements.enumerated() {
+            do {
+                if statement.isPlannedEachRun { statementLog?.append(statement.sql) }
+                prepared.append(statement.isPlannedEachRun ? nil : try self.prepared(statement.sql))
+            } catch {
+                throw PostgresPipelineError(statementIndex: index, error: error)
+            }
+        }
+        return prepared
+    }
+
+    /// Reads the answer to every statement of a pipeline, up to its `Sync`: checked results.
+    private func results(of statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresResult] {
+        var results: [PostgresResult] = []
         var failure: PostgresPipelineError?
         for (index, statement) in statements.enumerated() {
             // Each statement's results end with a null one.
@@ -94,9 +116,7 @@ extension PostgresConnection {
                 let result = PostgresResult(raw)
                 guard failure == nil, result.status != PGRES_PIPELINE_ABORTED else { continue }
                 do throws(StoreError) {
-                    let checked = try check(result, sql: statement.sql)
-                    let rows = try checked.rows(sql: statement.sql)
-                    results.append(PostgresStatementResult(rowsAffected: checked.rowsAffected, rows: rows))
+                    results.append(try check(result, sql: statement.sql))
                 } catch {
                     failure = PostgresPipelineError(statementIndex: index, error: error)
                 }

@@ -156,6 +156,12 @@ final class PostgresConnection {
         try perform(sql, parameters).rows(sql: sql)
     }
 
+    /// Runs one statement with `parameters` bound and returns its result, its rows left for
+    /// the caller to decode.
+    func result(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> PostgresResult {
+        try perform(sql, parameters)
+    }
+
     private func perform(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> PostgresResult {
         try willRun(sql)
         let statement = try prepared(sql)

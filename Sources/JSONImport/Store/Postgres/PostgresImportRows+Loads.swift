@@ -2,10 +2,12 @@
 /// rows, so that a batch's reads are a few round trips (``prefetch(_:references:)``) and a
 /// read the cache misses is one.
 extension PostgresImportRows {
-    /// A read of rows into the cache: its statement, and what to do with its result.
+    /// A read of rows into the cache: its statement, and what to do with its result, whose
+    /// fields it decodes straight into the cache (a read-ahead returns hundreds of thousands of
+    /// rows and links, each of which would otherwise be an array of its own first).
     struct Load {
         let statement: PostgresStatement
-        let apply: ([[StoredValue]]) -> Void
+        let apply: (PostgresResult) -> Void
     }
 
     /// Runs `loads` in one round trip and applies their results.
@@ -13,18 +15,19 @@ extension PostgresImportRows {
         guard !loads.isEmpty else { return }
         try finishBackgroundHandOver()
         roundTrips += 1
-        switch loads.count {
-        case 0: return
-        case 1:
-            loads[0].apply(try connection.rows(loads[0].statement.sql, loads[0].statement.parameters))
-        default:
-            let results: [PostgresStatementResult]
+        let results: [PostgresResult]
+        if loads.count == 1 {
+            results = [try connection.result(loads[0].statement.sql, loads[0].statement.parameters)]
+        } else {
             do {
-                results = try connection.pipeline(loads.map(\.statement))
+                results = try connection.pipelineResults(loads.map(\.statement))
             } catch {
                 throw error.error
             }
-            for (load, result) in zip(loads, results) { load.apply(result.rows) }
+        }
+        for (load, result) in zip(loads, results) {
+            try result.checkReadable(sql: load.statement.sql)
+            load.apply(result)
         }
     }
 
@@ -69,7 +72,7 @@ extension PostgresImportRows {
             statement: PostgresStatement(
                 "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])\(tenant.sql)",
                 [PostgresEngine.array(missing)] + tenant.parameters),
-            apply: { [cache] result in for row in result { Self.cacheRow(row, into: rows, cache) } })
+            apply: { [cache] result in Self.cacheRows(result, into: rows, cache) })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -92,7 +95,7 @@ extension PostgresImportRows {
             statement: PostgresStatement(
                 PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
             apply: { [cache] result in
-                for row in result { Self.cacheRow(row, into: rows, cache) }
+                Self.cacheRows(result, into: rows, cache)
                 for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
             })
     }
@@ -120,7 +123,7 @@ extension PostgresImportRows {
                 "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])\(tenant.sql)",
                 [PostgresEngine.array(needed)] + tenant.parameters),
             apply: { [cache] result in
-                for row in result { Self.cacheRow(row, into: rows, cache) }
+                Self.cacheRows(result, into: rows, cache)
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
             })
     }
@@ -169,7 +172,7 @@ extension PostgresImportRows {
                 [PostgresEngine.array(needed)] + tenant.parameters),
             apply: { [cache] result in
                 var sources = Set<Int64>()
-                for link in result { if case .integer(let source) = link[0] { sources.insert(source) } }
+                for link in 0..<result.rowCount { if let source = result.integer(row: link, column: 0) { sources.insert(source) } }
                 Self.cacheLists(result, sources: sources, into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
@@ -185,27 +188,33 @@ extension PostgresImportRows {
             .joined(separator: ", ")
     }
 
-    /// Caches a row read by `selectColumns`.
-    private static func cacheRow(_ row: [StoredValue], into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
-        guard case .integer(let id) = row[0] else { preconditionFailure("a row id that is not an integer") }
+    /// Caches the rows read by `selectColumns` the cache does not hold.
+    private static func cacheRows(_ result: PostgresResult, into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
         let attributes = rows.plan.attributes.count
         let first = 1 + attributes
-        let columns: [Int64?] = (0..<rows.plan.selfColumns.count).map { j in
-            if case .integer(let target) = row[first + j] { return target }
-            return nil
+        let links = rows.plan.selfColumns.count
+        for row in 0..<result.rowCount {
+            guard let id = result.integer(row: row, column: 0) else { preconditionFailure("a row id that is not an integer") }
+            // A row the cache holds stands (see PostgresRowCache.cacheStored): not decoded.
+            guard rows.rows[id] == nil else { continue }
+            var values: [StoredValue] = []
+            values.reserveCapacity(attributes)
+            for column in 1..<first { values.append(result.value(row: row, column: column)) }
+            let columns = (0..<links).map { result.integer(row: row, column: first + $0) }
+            cache.cacheStored(
+                rows, id, values: values, columns: columns, isStub: result.value(row: row, column: first + links) == .integer(1))
         }
-        cache.cacheStored(
-            rows, id, values: Array(row[1..<first]), columns: columns, isStub: row[first + columns.count] == .integer(1))
     }
 
     /// Caches the lists of `sources` from links read in source and position order (a source
     /// without links has an empty list). Lists the cache has already stand.
     private static func cacheLists(
-        _ links: [[StoredValue]], sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
+        _ links: PostgresResult, sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
     ) {
         var lists: [Int64: PostgresRowCache.LinkList] = [:]
-        for link in links {
-            guard case .integer(let source) = link[0], case .integer(let target) = link[1], case .integer(let position) = link[2]
+        for link in 0..<links.rowCount {
+            guard let source = links.integer(row: link, column: 0), let target = links.integer(row: link, column: 1),
+                let position = links.integer(row: link, column: 2)
             else { continue }
             lists[source, default: PostgresRowCache.LinkList(isStored: true)].append(target, at: position)
         }

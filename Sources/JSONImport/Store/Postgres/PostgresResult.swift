@@ -38,18 +38,49 @@ final class PostgresResult {
     /// - Throws: ``StoreError`` `other` when a column has a type the store does not read
     ///   (cast it to `text` in the query).
     func rows(sql: String) throws(StoreError) -> [[StoredValue]] {
-        let rowCount = Int(PQntuples(raw)), columnCount = Int(PQnfields(raw))
+        try checkReadable(sql: sql)
+        let columnCount = Int(PQnfields(raw))
         let types = (0..<columnCount).map { PQftype(raw, Int32($0)) }
-        for (column, type) in types.enumerated() where !Self.readableTypes.contains(type) {
-            let name = String(cString: PQfname(raw, Int32(column)))
-            throw StoreError(.other, "column '\(name)' has a type the store cannot read (OID \(type)); cast it to text", sql: sql)
-        }
         var rows: [[StoredValue]] = []
         rows.reserveCapacity(rowCount)
         for row in 0..<Int32(rowCount) {
             rows.append(types.enumerated().map { column, type in value(row: row, column: Int32(column), type: type) })
         }
         return rows
+    }
+
+    /// The rows the statement returned.
+    var rowCount: Int { Int(PQntuples(raw)) }
+
+    /// Checks that every column has a type ``value(row:column:)`` decodes.
+    ///
+    /// - Throws: ``StoreError`` `other` naming the first column that has not (cast it to `text`
+    ///   in the query).
+    func checkReadable(sql: String) throws(StoreError) {
+        for column in 0..<PQnfields(raw) where !Self.readableTypes.contains(PQftype(raw, column)) {
+            let name = String(cString: PQfname(raw, column))
+            throw StoreError(
+                .other, "column '\(name)' has a type the store cannot read (OID \(PQftype(raw, column))); cast it to text", sql: sql)
+        }
+    }
+
+    /// Column `column` of row `row`, decoded as ``rows(sql:)`` decodes it, without making the
+    /// whole row (a checked result: ``checkReadable(sql:)``).
+    func value(row: Int, column: Int) -> StoredValue {
+        value(row: Int32(row), column: Int32(column), type: PQftype(raw, Int32(column)))
+    }
+
+    /// Column `column` of row `row` when it is a non-null integer (`int8`, `int4`, `int2`).
+    func integer(row: Int, column: Int) -> Int64? {
+        let row = Int32(row), column = Int32(column)
+        guard PQgetisnull(raw, row, column) == 0 else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: PQgetvalue(raw, row, column), count: Int(PQgetlength(raw, row, column)))
+        switch PQftype(raw, column) {
+        case PostgresType.int8: return bytes.bigEndian(Int64.self)
+        case PostgresType.int4: return Int64(bytes.bigEndian(Int32.self))
+        case PostgresType.int2: return Int64(bytes.bigEndian(Int16.self))
+        default: return nil
+        }
     }
 
     /// The types ``value(row:column:type:)`` decodes.
