@@ -37,7 +37,7 @@ final class PostgresEngine {
     private var hadSchema = true
     /// Per entity (by index) without distribution: the rows an import saw, gathered chunk by
     /// chunk until ``finishSeen(of:at:)``, in the transaction (by number) they came in.
-    private var pendingSeen: [Int: (transaction: Int, rows: [Int64])] = [:]
+    var pendingSeen: [Int: (transaction: Int, rows: [Int64])] = [:]
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }
@@ -272,102 +272,6 @@ final class PostgresEngine {
             rollBack()
             throw error
         }
-    }
-
-    // MARK: Bookkeeping
-
-    /// `_seen_at` goes to the entity's seen table: the rows an import saw unchanged keep their
-    /// own copy as it is. The rows of an entity without distribution wait for
-    /// ``finishSeen(of:at:)``.
-    func setColumn(_ column: String, of entity: EntityPlan, rows: [Int64], to value: StoredValue) throws(StoreError) {
-        try handOverPendingWrites()
-        guard !rows.isEmpty else { return }
-        if column == Store.Timestamp.seenAt.rawValue {
-            guard entity.spec.tenantAttribute == nil else { return try markSeen(entity, rows: rows, at: value) }
-            if let pending = pendingSeen[entity.index], pending.transaction == transactionNumber {
-                pendingSeen[entity.index] = (transactionNumber, pending.rows + rows)
-            } else {
-                pendingSeen[entity.index] = (transactionNumber, rows)
-            }
-            return
-        }
-        let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
-        try connection.run(
-            "UPDATE \(entity.table) AS r SET \(quote(column)) = $1 WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)",
-            [value, Self.array(rows)] + tenant.parameters)
-    }
-
-    /// The rows of `entity` an import saw get `_seen_at` `time`: when they are every row of its
-    /// table but those the import wrote itself (whose own `_seen_at` is `time`), as in a sync of
-    /// a whole data set, one mark in the metadata table says so for the table (``seenMark(of:)``)
-    /// instead of a seen row each; otherwise each gets its seen row. Whether they are every row
-    /// is asked only when the table's size as the planner knows it is not far above theirs, by
-    /// an anti-join over the table.
-    func finishSeen(of entity: EntityPlan, at time: StoredValue) throws(StoreError) {
-        guard let pending = pendingSeen.removeValue(forKey: entity.index), pending.transaction == transactionNumber else { return }
-        let rows = pending.rows
-        let meta = quote(StorageSchema.metadataTable)
-        let marked = try connection.run(
-            "INSERT INTO \(meta) (\"key\", \"value\") SELECT $1::text, to_char($2::timestamptz AT TIME ZONE 'UTC', "
-                + "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') WHERE coalesce((SELECT c.reltuples FROM pg_class AS c "
-                + "WHERE c.oid = '\(literal(entity.table))'::regclass), -1) <= $3 AND NOT EXISTS (SELECT 1 FROM \(entity.table) AS r "
-                + "WHERE r.\"_seen_at\" < $2 AND NOT EXISTS (SELECT 1 FROM unnest($4::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))) "
-                + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
-            [.text(Self.seenMarkKey(entity.spec)), time, .real(Double(rows.count) * 1.2), Self.array(rows)])
-        guard marked == 0 else { return }
-        for start in stride(from: 0, to: rows.count, by: Self.seenChunk) {
-            try markSeen(entity, rows: Array(rows[start..<min(start + Self.seenChunk, rows.count)]), at: time)
-        }
-    }
-
-    /// Seen rows set by one statement, at most.
-    private static let seenChunk = 50_000
-
-    /// The metadata key of the mark that every row of `entity`'s table was seen at the time it
-    /// holds (see ``finishSeen(of:at:)``).
-    static func seenMarkKey(_ entity: EntitySpec) -> String { "seen:" + entity.table }
-
-    /// Sets the seen-table `_seen_at` of `rows` (distinct) of `entity` to `time`: an `UPDATE` of
-    /// the seen rows there are, then an `INSERT` of the others, which the writer lock keeps
-    /// anyone else from inserting meanwhile. The two cost about two thirds of one
-    /// `INSERT … ON CONFLICT DO UPDATE` (150,000 rows: 0.40 s against 0.59 s), and a re-import
-    /// whose rows all have seen rows already skips the `INSERT`.
-    private func markSeen(_ entity: EntityPlan, rows: [Int64], at time: StoredValue) throws(StoreError) {
-        let seen = quote(StorageSchema.seenTable(of: entity.spec.table))
-        let ids = Self.array(rows)
-        if let name = entity.spec.tenantAttribute.map(quote), entity.spec.tenantAttribute != entity.spec.rowIDColumn {
-            // A seen row takes its tenant from the row it is of.
-            let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
-            let ofRows = "\(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)"
-            try connection.run(
-                "UPDATE \(seen) AS s SET \"_seen_at\" = $1 FROM \(ofRows) AND s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name)",
-                [time, ids] + tenant.parameters)
-            try connection.run(
-                "INSERT INTO \(seen) (\(name), \"_id\", \"_seen_at\") SELECT r.\(name), r.\(entity.rowID), $1 FROM \(ofRows) "
-                    + "AND NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name))",
-                [time, ids] + tenant.parameters)
-            return
-        }
-        let updated = try connection.run("UPDATE \(seen) SET \"_seen_at\" = $1 WHERE \"_id\" = ANY($2::int8[])", [time, ids])
-        guard updated < rows.count else { return }
-        let absent = updated == 0 ? "" : " WHERE NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = k.id)"
-        try connection.run(
-            "INSERT INTO \(seen) (\"_id\", \"_seen_at\") SELECT k.id, $1 FROM unnest($2::int8[]) AS k(id)\(absent)", [time, ids])
-    }
-
-    /// The `_seen_at` of the row of `entity` named `alias` in a statement: the latest of its
-    /// column, its row in the seen table and, for an entity without distribution, the table's
-    /// mark (see ``finishSeen(of:at:)``). A row inserted after the mark has its own, later time.
-    static func seenAt(_ entity: EntitySpec, alias: String) -> String {
-        "greatest(\(alias).\"_seen_at\", (SELECT s.\"_seen_at\" FROM \(quote(StorageSchema.seenTable(of: entity.table))) AS s "
-            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))\(tenantJoin(entity, "s", alias)))\(seenMark(of: entity)))"
-    }
-
-    /// `, (the table's mark)` for an entity without distribution, or nothing.
-    static func seenMark(of entity: EntitySpec) -> String {
-        guard entity.tenantAttribute == nil else { return "" }
-        return ", (SELECT m.\"value\"::timestamptz FROM \(quote(StorageSchema.metadataTable)) AS m "
-            + "WHERE m.\"key\" = '\(literal(seenMarkKey(entity)))')"
     }
 
     /// Row ids as one `int8[]` parameter (its text form, `{1,2,3}`).
