@@ -122,7 +122,8 @@ struct PostgresImportRowsTests {
             #expect(reads.allSatisfy { $0.contains(#"WHERE r."owner" = ANY"#) }, "\(reads)")
             // User 2's repo 20 moves to user 1, alone in its batch.
             connection.statementLog = []
-            let moved = try Self.importBoth(#"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 20, "name": "moved"}]}]"#, mappers)
+            let moved = try Self.importBoth(
+                #"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 20, "name": "moved"}]}]"#, mappers)
             #expect(moved.counts(for: "Repo").list[1] == 1, "repo 20 updated")
             let log = try #require(connection.statementLog)
             #expect(log.contains { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r WHERE r."id""#) })

@@ -679,6 +679,21 @@ private let rulesYAML = """
         #expect(times[41]! > times[11]! && times[11]! > 0 && times[1] == 0)
     }
 
+    /// Rows kept from before their entity had timestamps have no `seenAt`: an import that
+    /// contains only some of the rows leaves the others without one.
+    @Test func rowsFromBeforeTimestampsStayUnseenUntilAnImportContainsThem() throws {
+        let path = NSTemporaryDirectory() + "timestamps-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let plain = "entities:\n  User:\n    primaryKey: id\n    timestamps: false\n    attributes: { id: int, login: string }\n"
+        func users(_ ids: ClosedRange<Int>) -> String { "[" + ids.map { #"{"id": \#($0), "login": "u\#($0)"}"# }.joined(separator: ",") + "]" }
+        try Mapper(spec: MappingSpec.load(yaml: plain, file: "a.yml"), store: TestStore.persistent(path)).importJSON(users(1...10), as: "User")
+        let stamped = plain.replacingOccurrences(of: "    timestamps: false\n", with: "")
+        let mapper = try Mapper(spec: MappingSpec.load(yaml: stamped, file: "b.yml"), store: TestStore.persistent(path))
+        try mapper.importJSON(users(1...9), as: "User")
+        let rows = try mapper.storedRows("User", "id", "_seen_at", orderedBy: "id")
+        #expect(rows.map { $0[1] == .null } == Array(repeating: false, count: 9) + [true])
+    }
+
     @Test func reimportingTheSamePayloadReportsEverythingUnchanged() throws {
         let mapper = try makeMapper(relationsYAML)
         let teams = #"[{"id": 1, "name": "Red", "members": [{"id": 7, "name": "Kim"}, 8]}, {"id": 2, "members": [9]}]"#

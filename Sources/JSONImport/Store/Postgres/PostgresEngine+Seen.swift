@@ -32,12 +32,15 @@ extension PostgresEngine {
         guard let pending = pendingSeen.removeValue(forKey: entity.index), pending.transaction == transactionNumber else { return }
         let rows = pending.rows
         let meta = quote(StorageSchema.metadataTable)
+        let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1)"
+        // A row older than the import and not among its rows was not seen (nor was one without
+        // a time, from before the entity kept timestamps).
+        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true) "
+            + "AND NOT EXISTS (SELECT 1 FROM unnest($4::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
         let marked = try connection.run(
-            "INSERT INTO \(meta) (\"key\", \"value\") SELECT $1::text, to_char($2::timestamptz AT TIME ZONE 'UTC', "
-                + "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') WHERE coalesce((SELECT c.reltuples FROM pg_class AS c "
-                + "WHERE c.oid = '\(literal(entity.table))'::regclass), -1) <= $3 AND NOT EXISTS (SELECT 1 FROM \(entity.table) AS r "
-                + "WHERE r.\"_seen_at\" < $2 AND NOT EXISTS (SELECT 1 FROM unnest($4::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))) "
-                + "ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
+            "INSERT INTO \(meta) (\"key\", \"value\") SELECT $1::text, "
+                + "to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') "
+                + "WHERE \(size) <= $3 AND NOT EXISTS (\(unseen)) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
             [.text(Self.seenMarkKey(entity.spec)), time, .real(Double(rows.count) * 1.2), Self.array(rows)])
         guard marked == 0 else { return }
         for start in stride(from: 0, to: rows.count, by: Self.seenChunk) {
