@@ -148,21 +148,17 @@ final class PostgresConnection {
     /// rows it inserted, updated, deleted or returned.
     @discardableResult
     func run(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> Int {
-        try perform(sql, parameters).rowsAffected
+        try result(sql, parameters).rowsAffected
     }
 
     /// Runs one statement with `parameters` bound and returns every row.
     func rows(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> [[StoredValue]] {
-        try perform(sql, parameters).rows(sql: sql)
+        try result(sql, parameters).rows(sql: sql)
     }
 
     /// Runs one statement with `parameters` bound and returns its result, its rows left for
     /// the caller to decode.
     func result(_ sql: String, _ parameters: [StoredValue] = []) throws(StoreError) -> PostgresResult {
-        try perform(sql, parameters)
-    }
-
-    private func perform(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> PostgresResult {
         try willRun(sql)
         let statement = try prepared(sql)
         let values = PostgresParameters(parameters, types: statement.parameterTypes)

@@ -9,11 +9,8 @@ extension PostgresEngine {
         guard !rows.isEmpty else { return }
         if column == Store.Timestamp.seenAt.rawValue {
             guard entity.spec.tenantAttribute == nil else { return try markSeen(entity, rows: rows, at: value) }
-            if let pending = pendingSeen[entity.index], pending.transaction == transactionNumber {
-                pendingSeen[entity.index] = (transactionNumber, pending.rows + rows)
-            } else {
-                pendingSeen[entity.index] = (transactionNumber, rows)
-            }
+            if pendingSeen[entity.index]?.transaction != transactionNumber { pendingSeen[entity.index] = (transactionNumber, []) }
+            pendingSeen[entity.index]!.chunks.append(rows)
             return
         }
         let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
@@ -30,7 +27,7 @@ extension PostgresEngine {
     /// an anti-join over the table.
     func finishSeen(of entity: EntityPlan, at time: StoredValue) throws(StoreError) {
         guard let pending = pendingSeen.removeValue(forKey: entity.index), pending.transaction == transactionNumber else { return }
-        let rows = pending.rows
+        let rows = pending.chunks.joined()
         let meta = quote(StorageSchema.metadataTable)
         let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1)"
         // A row older than the import and not among its rows was not seen (nor was one without
@@ -43,13 +40,8 @@ extension PostgresEngine {
                 + "WHERE \(size) <= $3 AND NOT EXISTS (\(unseen)) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
             [.text(Self.seenMarkKey(entity.spec)), time, .real(Double(rows.count) * 1.2), Self.array(rows)])
         guard marked == 0 else { return }
-        for start in stride(from: 0, to: rows.count, by: Self.seenChunk) {
-            try markSeen(entity, rows: Array(rows[start..<min(start + Self.seenChunk, rows.count)]), at: time)
-        }
+        for chunk in pending.chunks { try markSeen(entity, rows: chunk, at: time) }
     }
-
-    /// Seen rows set by one statement, at most.
-    private static let seenChunk = 50_000
 
     /// The metadata key of the mark that every row of `entity`'s table was seen at the time it
     /// holds (see ``finishSeen(of:at:)``).

@@ -35,9 +35,9 @@ final class PostgresEngine {
     /// Whether the store's schema existed when the engine opened it (a new store may be made in
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
-    /// Per entity (by index) without distribution: the rows an import saw, gathered chunk by
-    /// chunk until ``finishSeen(of:at:)``, in the transaction (by number) they came in.
-    var pendingSeen: [Int: (transaction: Int, rows: [Int64])] = [:]
+    /// Per entity (by index) without distribution: the rows an import saw, in the chunks they
+    /// came in until ``finishSeen(of:at:)``, and the transaction (by number) they came in.
+    var pendingSeen: [Int: (transaction: Int, chunks: [[Int64]])] = [:]
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }

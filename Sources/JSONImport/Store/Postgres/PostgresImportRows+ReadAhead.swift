@@ -1,0 +1,170 @@
+/// Reading ahead: what importing a batch of records will read, in a few round trips whatever
+/// the number of records.
+extension PostgresImportRows {
+    /// Reads in one round trip the rows with the keys a batch of records names and those its
+    /// references name, then in one round trip per level what the importer reads of the
+    /// records' rows: their owned rows, link lists, the rows pointing at them and the rows their
+    /// one ↔ one targets are taken from. Of a referenced row, only what linking to it reads
+    /// (see ``referenceLoad(_:_:)``), in the first level's round trip.
+    ///
+    /// Rows that point at their parent through a column of their own (a repo's `owner` under
+    /// its user's `repos`) come with the first level's reads of the parents: their keys are read
+    /// after it, only those the cache still lacks (new rows, or rows that moved between
+    /// parents), rather than every row twice.
+    func prefetch(
+        _ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]
+    ) throws(StoreError) {
+        let keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
+            (entity, entityKeys.map { cacheKey(stored: $0, entity) })
+        }
+        let referenced = references.map { relationship, keys in
+            (relationship, keys.map { cacheKey(stored: $0, relationship.targetPlan) })
+        }
+        // Per entity, the keys of its records and of the references to it, each once.
+        var byEntity = keyed
+        var position = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.0.index, $0) })
+        for (relationship, keys) in referenced {
+            let entity = relationship.targetPlan
+            if let i = position[entity.index] {
+                byEntity[i].1 = Array(Set(byEntity[i].1).union(keys))
+            } else {
+                position[entity.index] = byEntity.count
+                byEntity.append((entity, keys))
+            }
+        }
+        for (entity, _) in byEntity { try probeEmptiness(entity) }
+        let pointing = Self.pointingChildren(of: keyed.map(\.0), referenced: Set(referenced.map(\.0.targetPlan.index)))
+        var later = byEntity.filter { pointing.contains($0.0.index) }
+        try run(byEntity.compactMap { entity, entityKeys in
+            pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
+        })
+        func found(_ entity: EntityPlan, _ entityKeys: [[StoredValue]]) -> (EntityPlan, [Int64]) {
+            let rows = cache.rows(entity)
+            return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
+        }
+        var frontier = keyed.filter { !pointing.contains($0.0.index) }.map(found)
+        var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
+            let rows = cache.rows(relationship.targetPlan)
+            return referenceLoad(relationship, keys.compactMap { rows.row(forKey: $0) })
+        }
+        // Per entity (by index): the rows whose relations are read already.
+        var visited: [Int: Set<Int64>] = [:]
+        for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty || !later.isEmpty {
+            var loads = referenceLoads
+            referenceLoads = []
+            var reached: [Reach] = []
+            for (entity, ids) in frontier {
+                let new = ids.filter { visited[entity.index, default: []].insert($0).inserted }
+                if !new.isEmpty { loads += relationLoads(entity, new, owned: &reached) }
+            }
+            try run(loads)
+            frontier = []
+            for reach in reached {
+                let (entity, ids) = try rows(reachedBy: reach)
+                if !ids.isEmpty { frontier.append((entity, ids)) }
+            }
+            if !later.isEmpty {
+                try run(later.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
+                frontier += later.map(found).filter { !$0.1.isEmpty }
+                later = []
+            }
+        }
+    }
+
+    /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of
+    /// them (`otherColumn` from the parent's side), that no reference of the batch names and
+    /// that point at no such row themselves: the parents' first-level reads read them (see
+    /// ``prefetch(_:references:)``).
+    private static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
+        func children(of entity: EntityPlan) -> [Int] {
+            entity.relationships.compactMap { relationship in
+                guard case .otherColumn = relationship.storage, relationship.targetPlan.index != entity.index else { return nil }
+                return relationship.targetPlan.index
+            }
+        }
+        let pointing = Set(entities.flatMap(children)).subtracting(referenced)
+        // A child that is a parent too is read first, so that its own children come with it.
+        return pointing.subtracting(entities.filter { !children(of: $0).isEmpty }.map(\.index))
+    }
+
+    /// How deep owned rows within owned rows are read ahead.
+    static let prefetchLevels = 8
+
+    /// Owned rows a level of reads reaches, found once the reads ran.
+    private enum Reach {
+        /// These rows (their ids were in link columns).
+        case rows(EntityPlan, [Int64])
+        /// The rows whose link column points at `pointees`.
+        case pointing(PostgresRowCache.EntityRows, column: Int, pointees: [Int64])
+        /// The targets of the lists of `sources`, rows of `target`.
+        case lists(PostgresRowCache.LinkTable, sources: [Int64], target: EntityPlan)
+    }
+
+    private func rows(reachedBy reach: Reach) throws(StoreError) -> (EntityPlan, [Int64]) {
+        switch reach {
+        case .rows(let entity, let ids):
+            return (entity, ids)
+        case .pointing(let rows, let j, let pointees):
+            return (rows.plan, pointees.flatMap { rows.rows(pointingAt: $0, column: j) })
+        case .lists(let table, let sources, let target):
+            let reached = sources.flatMap { table.lists[$0]?.targets ?? [] }
+            try run(idLoad(cache.rows(target), ids: reached))
+            return (target, reached)
+        }
+    }
+
+    /// The read of what linking to rows `ids` through `relationship` reads of them: the rows
+    /// that let go of a one ↔ one target, or the link lists that grow when the link is kept in
+    /// the target's own list. `nil` for the other relationships, which read nothing of those
+    /// rows but the rows.
+    private func referenceLoad(_ relationship: RelationshipPlan, _ ids: [Int64]) -> Load? {
+        guard !ids.isEmpty else { return nil }
+        switch relationship.storage {
+        case .selfColumn(let column, true):
+            let entity = relationship.entity
+            guard let j = entity.selfColumns.firstIndex(where: { entity.relationships[$0].columnName == column }) else { return nil }
+            return pointingLoad(cache.rows(entity), column: j, at: ids)
+        case .linkTable(_, false):
+            return listLoad(cache.table(relationship), sources: ids)
+        case .selfColumn, .otherColumn, .linkTable:
+            return nil
+        }
+    }
+
+    /// The reads of what the importer reads of rows `ids` of `entity`; appends to `owned` how
+    /// to find, once they ran, the owned rows they reached.
+    private func relationLoads(_ entity: EntityPlan, _ ids: [Int64], owned: inout [Reach]) -> [Load] {
+        let rows = cache.rows(entity)
+        var loads: [Load] = []
+        func add(_ load: Load?) { if let load { loads.append(load) } }
+        for (j, r) in entity.selfColumns.enumerated() {
+            let relationship = entity.relationships[r]
+            let targets = ids.compactMap { rows.rows[$0]?.columns[j] }
+            guard !targets.isEmpty else { continue }
+            if relationship.isTargetOwned {
+                add(idLoad(cache.rows(relationship.targetPlan), ids: targets))
+                owned.append(.rows(relationship.targetPlan, targets))
+            }
+            if case .selfColumn(_, true) = relationship.storage { add(pointingLoad(rows, column: j, at: targets)) }
+        }
+        for relationship in entity.relationships {
+            let target = relationship.targetPlan
+            switch relationship.storage {
+            case .selfColumn:
+                continue
+            case .otherColumn(let column):
+                guard let j = target.selfColumns.firstIndex(where: { target.relationships[$0].columnName == column }) else { continue }
+                let pointing = cache.rows(target)
+                add(pointingLoad(pointing, column: j, at: ids))
+                if relationship.isTargetOwned { owned.append(.pointing(pointing, column: j, pointees: ids)) }
+            case .linkTable(_, true):
+                let table = cache.table(relationship)
+                add(listLoad(table, sources: ids))
+                if relationship.isTargetOwned { owned.append(.lists(table, sources: ids, target: target)) }
+            case .linkTable(_, false):
+                add(linkingLoad(cache.table(relationship), to: ids, of: entity))
+            }
+        }
+        return loads
+    }
+}
