@@ -50,21 +50,20 @@ extension PostgresConnection {
     ///
     /// - Throws: ``PostgresPipelineError`` with the index of the first statement that failed.
     func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresStatementResult] {
-        let results = try pipelineResults(statements)
         var decoded: [PostgresStatementResult] = []
-        for (index, (statement, result)) in zip(statements, results).enumerated() {
-            do {
-                decoded.append(PostgresStatementResult(rowsAffected: result.rowsAffected, rows: try result.rows(sql: statement.sql)))
-            } catch {
-                throw PostgresPipelineError(statementIndex: index, error: error)
-            }
+        try pipeline(statements) { (index, result) throws(StoreError) in
+            decoded.append(PostgresStatementResult(rowsAffected: result.rowsAffected, rows: try result.rows(sql: statements[index].sql)))
         }
         return decoded
     }
 
-    /// Runs `statements` as ``pipeline(_:)`` does and returns their results, their rows left
-    /// for the caller to decode.
-    func pipelineResults(_ statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresResult] {
+    /// Runs `statements` as ``pipeline(_:)`` does and hands each result, by the index of its
+    /// statement, to `body` as it arrives: `body` works on one result while the server runs
+    /// the statements after it. When `body` throws, the results after are read and dropped,
+    /// and the error is thrown as the failure of that statement.
+    func pipeline(
+        _ statements: [PostgresStatement], each body: (Int, PostgresResult) throws(StoreError) -> Void
+    ) throws(PostgresPipelineError) {
         let prepared = try prepare(statements)
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresPipelineError(statementIndex: 0, error: error(nil, sql: statements.first?.sql))
@@ -85,7 +84,7 @@ extension PostgresConnection {
         guard PQpipelineSync(handle) == 1 else {
             throw PostgresPipelineError(statementIndex: 0, error: error(nil, sql: statements.first?.sql))
         }
-        return try results(of: statements)
+        try results(of: statements, body)
     }
 
     /// The prepared statements of `statements`, prepared first when new to the connection
@@ -106,9 +105,12 @@ extension PostgresConnection {
         return prepared
     }
 
-    /// Reads the answer to every statement of a pipeline, up to its `Sync`: checked results.
-    private func results(of statements: [PostgresStatement]) throws(PostgresPipelineError) -> [PostgresResult] {
-        var results: [PostgresResult] = []
+    /// Reads the answer to every statement of a pipeline, up to its `Sync`, and hands each
+    /// checked result to `body`.
+    private func results(
+        of statements: [PostgresStatement], _ body: (Int, PostgresResult) throws(StoreError) -> Void
+    ) throws(PostgresPipelineError) {
+        var answered = 0
         var failure: PostgresPipelineError?
         for (index, statement) in statements.enumerated() {
             // Each statement's results end with a null one.
@@ -116,12 +118,13 @@ extension PostgresConnection {
                 let result = PostgresResult(raw)
                 guard failure == nil, result.status != PGRES_PIPELINE_ABORTED else { continue }
                 do throws(StoreError) {
-                    results.append(try check(result, sql: statement.sql))
+                    try body(index, try check(result, sql: statement.sql))
+                    answered += 1
                 } catch {
                     failure = PostgresPipelineError(statementIndex: index, error: error)
                 }
             }
-            if failure == nil, results.count <= index {
+            if failure == nil, answered <= index {
                 failure = PostgresPipelineError(statementIndex: index, error: error(nil, sql: statement.sql))
             }
             if !isConnected { break }
@@ -130,6 +133,5 @@ extension PostgresConnection {
             if PostgresResult(raw).status == PGRES_PIPELINE_SYNC { break }
         }
         if let failure { throw failure }
-        return results
     }
 }

@@ -10,24 +10,23 @@ extension PostgresImportRows {
         let apply: (PostgresResult) -> Void
     }
 
-    /// Runs `loads` in one round trip and applies their results.
+    /// Runs `loads` in one round trip and applies each result as it arrives, while the server
+    /// runs the reads after it.
     func run(_ loads: [Load]) throws(StoreError) {
         guard !loads.isEmpty else { return }
         try finishBackgroundHandOver()
         roundTrips += 1
-        let results: [PostgresResult]
-        if loads.count == 1 {
-            results = [try connection.result(loads[0].statement.sql, loads[0].statement.parameters)]
-        } else {
-            do {
-                results = try connection.pipelineResults(loads.map(\.statement))
-            } catch {
-                throw error.error
-            }
-        }
-        for (load, result) in zip(loads, results) {
+        func apply(_ load: Load, _ result: PostgresResult) throws(StoreError) {
             try result.checkReadable(sql: load.statement.sql)
             load.apply(result)
+        }
+        if loads.count == 1 {
+            return try apply(loads[0], try connection.result(loads[0].statement.sql, loads[0].statement.parameters))
+        }
+        do {
+            try connection.pipeline(loads.map(\.statement)) { (index, result) throws(StoreError) in try apply(loads[index], result) }
+        } catch {
+            throw error.error
         }
     }
 
