@@ -523,6 +523,7 @@ struct ji_stream final : record_sink {
   std::vector<std::vector<ji_node>> ready;  // complete batches, oldest first
   std::vector<std::vector<ji_node>> spare;  // batches handed back, reused
   std::vector<ji_node> held;                // the batch the reader has
+  std::vector<ji_node> previous;            // the one before it, valid until the next call
   bool started = false;
   bool finished = false;
   std::atomic<bool> cancelled{false};
@@ -534,8 +535,8 @@ struct ji_stream final : record_sink {
   size_t records_done = 0;
   enum { before_records, in_records, after_records } position = before_records;
 
-  // A worker hands a batch over once it holds this many nodes (a few MB), at most two waiting.
-  static constexpr size_t batch_nodes = size_t(1) << 16;
+  // A worker hands a batch over once it holds this many nodes, at most two waiting.
+  size_t batch_nodes = 0;
   static constexpr size_t max_ready = 2;
 
   void shape(int s) override {
@@ -611,13 +612,14 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
 }
 
 ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const uint8_t *const *path,
-                           const size_t *path_lengths, size_t path_count, int threaded) {
+                           const size_t *path_lengths, size_t path_count, size_t batch_nodes) {
   try {
     auto *s = new ji_stream();
     s->p = p;
     s->buf = buf;
     s->len = len;
-    s->threaded = threaded != 0;
+    s->threaded = batch_nodes != 0;
+    s->batch_nodes = batch_nodes;
     for (size_t i = 0; i < path_count; i++)
       s->path_storage.emplace_back(reinterpret_cast<const char *>(path[i]), path_lengths[i]);
     for (auto &key : s->path_storage) s->path.emplace_back(key);
@@ -647,11 +649,12 @@ int ji_stream_next(ji_stream *s, const ji_node **nodes, size_t *count) {
     s->run();
   }
   std::unique_lock<std::mutex> lock(s->m);
-  if (s->held.capacity() > 0) {
-    s->held.clear();
-    s->spare.push_back(std::move(s->held));
-    s->held = std::vector<ji_node>();
+  if (s->previous.capacity() > 0) {
+    s->previous.clear();
+    s->spare.push_back(std::move(s->previous));
   }
+  s->previous = std::move(s->held);
+  s->held = std::vector<ji_node>();
   s->cv.wait(lock, [&] { return !s->ready.empty() || s->finished; });
   if (!s->ready.empty()) {
     s->held = std::move(s->ready.front());

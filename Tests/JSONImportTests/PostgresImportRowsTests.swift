@@ -130,6 +130,51 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A key that is the row id names its row before the row is read: a re-import reads the
+    /// users' repos (by `owner`), follower lists and the repos' tag lists with the users
+    /// themselves, before what needs the users' rows (their addresses, through a link column).
+    @Test func relationsOfRowsKeyedByTheirIDAreReadWithTheKeys() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(40), mappers)
+            let connection = try Self.engine(mappers.postgres).connection
+            connection.statementLog = []
+            try Self.importBoth(Self.users(40, round: 1), mappers)
+            let reads = try #require(connection.statementLog).filter { $0.hasPrefix("SELECT ") }
+            func first(_ fragment: String) throws -> Int { try #require(reads.firstIndex { $0.contains(fragment) }, "\(fragment)") }
+            let addresses = try first(#"FROM "Address" AS r"#)
+            for withKeys in [#"FROM "Repo" AS r WHERE r."owner""#, #"FROM "User_followers""#, #"FROM "Repo_tags""#] {
+                #expect(try first(withKeys) < addresses, "\(withKeys)")
+            }
+        }
+    }
+
+    /// A payload of several batches: each batch's first reads run while the batch before it is
+    /// imported, before that batch's writes reach the server; what the batch before changed
+    /// stands. Every user follows the one before and, the second time, is renamed and takes the
+    /// repo of the one after, across the batches' bounds.
+    @Test func readsForTheNextBatchRunWhileOneIsImported() throws {
+        func users(round: Int) -> String {
+            let records = (1...300).map { i in
+                let repo = (round == 0 ? i : i + 1) * 10
+                return #"{"id": \#(i), "login": "u\#(i)-\#(round)", "address": {"city": "c\#(round)"}, "#
+                    + #""repos": [{"id": \#(repo), "name": "r\#(round)", "tags": [{"name": "t\#(i % 7)"}]}], "#
+                    + #""follower_ids": \#(i > 1 ? [i - 1] : [])}"#
+            }
+            return "[" + records.joined(separator: ",\n") + "]"
+        }
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            var options = ImportOptions.default
+            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            try Self.importBoth(users(round: 0), mappers, options: options)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            let before = rows.backgroundReads
+            try Self.importBoth(users(round: 1), mappers, options: options)
+            #expect(rows.backgroundReads - before >= 5, "batches whose first reads ran in the background")
+        }
+    }
+
     /// A re-import that sees every row of a table marks the table once, in the metadata table,
     /// instead of a seen row per row; rows a later import sees get their own, and the others
     /// keep the mark's time.

@@ -95,14 +95,16 @@ enum {
 
 /// Starts streaming `len` bytes at `buf` (readable up to `len + ji_padding()`, unchanged until
 /// ji_stream_destroy) through `parser`, which must not be used otherwise meanwhile. `path` holds
-/// `path_count` keys of `path_lengths` bytes. With `threaded`, a worker thread parses ahead of
-/// the reader. NULL when out of memory.
+/// `path_count` keys of `path_lengths` bytes. With `batch_nodes` other than 0, a worker thread
+/// parses ahead of the reader and hands records over in batches of about that many nodes; with
+/// 0, the reader's thread parses them all as one batch. NULL when out of memory.
 ji_stream *ji_stream_start(ji_parser *parser, const uint8_t *buf, size_t len, const uint8_t *const *path,
-                           const size_t *path_lengths, size_t path_count, int threaded);
+                           const size_t *path_lengths, size_t path_count, size_t batch_nodes);
 
 /// The next batch of records: `*nodes` holds `*count` nodes, one complete subtree per record,
-/// valid until the next call. Returns 1 for a batch, 0 at the end, -1 on a syntax error (the
-/// parser's ji_error_* describe it).
+/// valid until the call after the next (a reader may look at a batch and the one after it).
+/// Returns 1 for a batch, 0 at the end, -1 on a syntax error (the parser's ji_error_* describe
+/// it).
 int ji_stream_next(ji_stream *stream, const ji_node **nodes, size_t *count);
 
 /// How the records sit (JI_RECORDS_*): known with the first batch, or at the end.

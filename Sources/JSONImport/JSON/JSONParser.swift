@@ -6,17 +6,31 @@ final class JSONParser {
     private let raw: OpaquePointer
     /// The deepest nesting accepted; deeper documents are a syntax error.
     let maxDepth: Int
+    /// How streamed documents are parsed ahead (see ``forEachRecord(in:at:batch:_:)``).
+    let parseAhead: ParseAhead
 
     /// Nesting accepted by default: far beyond what APIs send, well within the parser's stack.
     static let defaultMaxDepth = 512
 
-    init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+    /// When a worker thread parses a document ahead of its records' import, and in batches of
+    /// how many nodes.
+    struct ParseAhead: Hashable, Sendable {
+        /// Documents from this size on are parsed ahead.
+        var fromSize: Int
+        /// Nodes a batch of records holds, about: a few MB.
+        var batchNodes: Int
+
+        static let `default` = ParseAhead(fromSize: 1 << 20, batchNodes: 1 << 18)
+    }
+
+    init(maxDepth: Int = JSONParser.defaultMaxDepth, parseAhead: ParseAhead = .default) {
         precondition(ji_cpu_supported() != 0, "JSONImport's JSON reader needs an x86-64 CPU with AVX2 (2013 or later)")
         guard let raw = ji_parser_create(maxDepth) else {
             preconditionFailure("out of memory creating a JSON parser")
         }
         self.raw = raw
         self.maxDepth = maxDepth
+        self.parseAhead = parseAhead
     }
 
     deinit { ji_parser_destroy(raw) }
@@ -47,19 +61,21 @@ final class JSONParser {
     }
 
     /// Reads the records at key `path` of `input` as they are parsed: `body` gets each in
-    /// document order, valid during the call only. With `threaded`, a worker thread parses ahead
-    /// of `body`, so parsing overlaps the work done with the records, and only a few MB of the
-    /// tape exist at a time however large the document. The whole document is validated: a
+    /// document order, valid during the call only. From ``ParseAhead/fromSize`` bytes on, a
+    /// worker thread parses ahead of `body`, so parsing overlaps the work done with the records,
+    /// and only a few MB of the tape exist at a time however large the document. The whole document is validated: a
     /// syntax error anywhere wins over an error `body` throws (the rest is read to find it).
     /// `batch`, when given, gets the records parsed together before `body` gets the first of
-    /// them (valid until `body` has had the last): the importer reads ahead for them.
+    /// them (valid until `body` has had the last), and those parsed together next, if any
+    /// (empty at the end): the importer reads ahead for them.
     /// - Returns: how the records sit.
     /// - Throws: ``JSONSyntaxError``, or what `body` or `batch` throws.
     func forEachRecord(
-        in input: JSONInput, at path: [String], threaded: Bool, batch: (([JSONValue], RecordShape) throws -> Void)? = nil,
+        in input: JSONInput, at path: [String], batch: (([JSONValue], [JSONValue], RecordShape) throws -> Void)? = nil,
         _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let keys = path.map { Array($0.utf8) }
+        let threaded = input.count >= parseAhead.fromSize
         do {
             return try stream(input, count: input.count, keys: keys, threaded: threaded, batch: batch, body)
         } catch var error as JSONSyntaxError where error.record == nil && error.offset > 0 && error.offset < input.count {
@@ -89,11 +105,14 @@ final class JSONParser {
     /// Streams the records of the first `count` bytes of `input` (see `forEachRecord`).
     private func stream(
         _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool,
-        batch batchBody: (([JSONValue], RecordShape) throws -> Void)? = nil, _ body: (JSONValue, RecordShape) throws -> Void
+        batch batchBody: (([JSONValue], [JSONValue], RecordShape) throws -> Void)? = nil,
+        _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let stream: OpaquePointer = try withKeyPointers(keys) { pointers, lengths in
-            guard let stream = ji_stream_start(raw, input.base, count, pointers, lengths, keys.count, threaded ? 1 : 0)
-            else { throw JSONSyntaxError(input: input, offset: 0, message: "out of memory") }
+            let batchNodes = threaded ? parseAhead.batchNodes : 0
+            guard let stream = ji_stream_start(raw, input.base, count, pointers, lengths, keys.count, batchNodes) else {
+                throw JSONSyntaxError(input: input, offset: 0, message: "out of memory")
+            }
             return stream
         }
         defer { ji_stream_destroy(stream) }
@@ -110,23 +129,36 @@ final class JSONParser {
                 throw error
             }
         }
+        func records(_ batch: UnsafeBufferPointer<ji_node>) -> [JSONValue] {
+            var values: [JSONValue] = []
+            var index = 0
+            while index < batch.count {
+                values.append(JSONValue(nodes: batch, index: index))
+                index = Int(batch[index].end)
+            }
+            return values
+        }
         do {
-            while let batch = try next() {
+            var current = try next()
+            while let batch = current {
                 let shape = Self.shape(ji_stream_shape(stream))
-                var index = 0
                 if let batchBody {
-                    var values: [JSONValue] = []
+                    // The batch after it too: the stream keeps both valid. A syntax error in it
+                    // comes after this batch's records, as it would without looking ahead.
+                    var syntaxError: JSONSyntaxError?
+                    do { current = try next() } catch { (current, syntaxError) = (nil, error) }
+                    let values = records(batch)
+                    try batchBody(values, current.map(records) ?? [], shape)
+                    for value in values { try body(value, shape) }
+                    if let syntaxError { throw syntaxError }
+                } else {
+                    var index = 0
                     while index < batch.count {
-                        values.append(JSONValue(nodes: batch, index: index))
+                        let value = JSONValue(nodes: batch, index: index)
+                        try body(value, shape)
                         index = Int(batch[index].end)
                     }
-                    try batchBody(values, shape)
-                    index = 0
-                }
-                while index < batch.count {
-                    let value = JSONValue(nodes: batch, index: index)
-                    try body(value, shape)
-                    index = Int(batch[index].end)
+                    current = try next()
                 }
             }
         } catch let error as JSONSyntaxError {

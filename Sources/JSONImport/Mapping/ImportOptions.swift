@@ -30,6 +30,8 @@ public struct ImportOptions: Sendable, Hashable {
     /// The largest JSON document read, in bytes; a JSON Lines payload may be any size, but each
     /// of its lines counts alone. Larger payloads are refused before they are parsed.
     public var maxPayloadSize: Int
+    /// How documents are parsed ahead of the import (the tests make small batches).
+    var parseAhead = JSONParser.ParseAhead.default
 
     /// Creates import options; the defaults match ``default``.
     ///

@@ -94,7 +94,7 @@ struct ImportRun {
         importer.validators = validators
         var report = ImportReport(entity: target.name)
         report.dryRun = options.dryRun
-        let parser = JSONParser(maxDepth: options.maxDepth)
+        let parser = JSONParser(maxDepth: options.maxDepth, parseAhead: options.parseAhead)
         var meter = progress.map { ProgressMeter(handler: $0, sources: feed.knownSources) }
         // An import started from async code stops at the next record once its task is
         // cancelled; throwing rolls the whole import back.
@@ -130,7 +130,8 @@ struct ImportRun {
                         reader.allowsMissingRoot = target.isDocument
                         if source == .file("-") { reader.stdinCopy = stdinCopy }
                         // A row path that reads ahead gets the records a batch at a time.
-                        let batch = importer.rows.readsAhead ? { records in try importer.beginBatch(records, root) } : nil
+                        let batch = importer.rows.readsAhead
+                            ? { records, upcoming in try importer.beginBatch(records, upcoming: upcoming, root) } : nil
                         let isPresent = try reader.forEachRecord(batch: batch) { record in
                             try cancellation?.check()
                             report.records += 1

@@ -3,11 +3,21 @@
 /// references name, per relationship.
 extension Importer {
     /// Tells the row path a batch of records begins, `records` (root records of `entity`), so it
-    /// reads ahead what importing them will read. Values that do not convert are left out:
-    /// importing the record reports them.
-    func beginBatch(_ records: [JSONValue], _ root: ImportTarget.Root) throws(StoreError) {
+    /// reads ahead what importing them will read, and for the batch after it, `upcoming`
+    /// (empty when not parsed yet). Values that do not convert are left out: importing the
+    /// record reports them.
+    func beginBatch(_ records: [JSONValue], upcoming: [JSONValue], _ root: ImportTarget.Root) throws(StoreError) {
         guard rows.readsAhead else { return }
-        var keys = BatchKeys(entities: plan.entities.count, capacity: records.count)
+        // The keys of a batch are gathered once: as the upcoming batch, then as this one.
+        let known = upcomingKeys.flatMap { $0.first == records.first?.offset && $0.count == records.count ? $0.keys : nil }
+        let keys = known ?? batchKeys(records, root)
+        upcomingKeys = upcoming.isEmpty ? nil : (upcoming.first?.offset, upcoming.count, batchKeys(upcoming, root))
+        try rows.beginBatch(keys, upcoming: upcomingKeys?.keys)
+    }
+
+    /// The keys `records` (root records of `root`) and their nested records name.
+    private func batchKeys(_ records: [JSONValue], _ root: ImportTarget.Root) -> BatchKeys {
+        var keys = KeySets(entities: plan.entities.count, capacity: records.count)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
@@ -15,13 +25,13 @@ extension Importer {
             gatherKeys(record, entity, tenant: nil, into: &keys)
         }
         memberCursor = JSONValue.MemberCursor()
-        try rows.beginBatch(
-            keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
+        return BatchKeys(
+            records: keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
             references: keys.references.map { ($0.relationship, Array($0.keys)) })
     }
 
-    /// The keys a batch names.
-    private struct BatchKeys {
+    /// The keys a batch names, each once.
+    private struct KeySets {
         /// By entity index: keys of records.
         var records: [Set<[StoredValue]>]
         /// Keys of references, per relationship, in the order first met.
@@ -47,7 +57,7 @@ extension Importer {
     }
 
     /// `tenant`: that of the record `json` is nested in (SPEC 6).
-    private func gatherKeys(_ json: JSONValue, _ entity: EntityPlan, tenant: StoredValue?, into keys: inout BatchKeys) {
+    private func gatherKeys(_ json: JSONValue, _ entity: EntityPlan, tenant: StoredValue?, into keys: inout KeySets) {
         guard json.kind == .object else { return }
         var tenant = tenant
         if let slot = entity.tenantSlot,
@@ -72,7 +82,7 @@ extension Importer {
     }
 
     /// A relationship's value: a nested record, or a reference by key.
-    private func gatherTarget(_ json: JSONValue, _ relationship: RelationshipPlan, tenant: StoredValue?, into keys: inout BatchKeys) {
+    private func gatherTarget(_ json: JSONValue, _ relationship: RelationshipPlan, tenant: StoredValue?, into keys: inout KeySets) {
         let target = relationship.targetPlan
         // Objects of a union are read ahead as the entity they route to only.
         guard (try? routesHere(json, relationship)) ?? false else { return }

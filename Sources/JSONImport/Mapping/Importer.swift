@@ -12,6 +12,9 @@ final class Importer {
     @exclusivity(unchecked) var path: [PathComponent] = []
     /// Where the last key lookup ended, within the current root record.
     @exclusivity(unchecked) var memberCursor = JSONValue.MemberCursor()
+    /// The keys of the batch after the one being imported, gathered when it began (see
+    /// ``beginBatch(_:upcoming:_:)``), with the offset of its first record and its count.
+    @exclusivity(unchecked) var upcomingKeys: (first: Int?, count: Int, keys: BatchKeys)?
     @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
     @exclusivity(unchecked) var rootRows: [Int64] = []

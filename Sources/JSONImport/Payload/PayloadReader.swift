@@ -30,12 +30,13 @@ struct PayloadReader {
 
     /// Calls `body` with each root record in payload order; `batch`, when given, with the
     /// records read together before `body` gets the first of them (a document's records parsed
-    /// at once; one line of JSON Lines).
+    /// at once; one line of JSON Lines), and those read together next when they are read
+    /// already (a document's; else empty).
     ///
     /// - Returns: `false` when the root key path is not in the payload and `allowsMissingRoot`
     ///   (no record was read), else `true`.
     @discardableResult
-    func forEachRecord(batch: (([JSONValue]) throws -> Void)? = nil, _ body: (Record) throws -> Void) throws -> Bool {
+    func forEachRecord(batch: (([JSONValue], [JSONValue]) throws -> Void)? = nil, _ body: (Record) throws -> Void) throws -> Bool {
         switch format {
         case .json: return try readDocument(batch: batch, body)
         case .jsonl:
@@ -44,10 +45,7 @@ struct PayloadReader {
         }
     }
 
-    /// Documents from this size on are parsed on a worker thread, ahead of the import.
-    static let parseAheadSize = 1 << 20
-
-    private func readDocument(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws -> Bool {
+    private func readDocument(batch: (([JSONValue], [JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws -> Bool {
         let input = try readAll()
         let path = root?.segments ?? []
         var prefix = "$"
@@ -56,12 +54,13 @@ struct PayloadReader {
         let shape: JSONParser.RecordShape
         do {
             let records = batch.map { batch in
-                { (values: [JSONValue], shape: JSONParser.RecordShape) throws in
-                    try batch(shape == .elements ? values : values.filter { $0.kind == .object })
+                { (values: [JSONValue], upcoming: [JSONValue], shape: JSONParser.RecordShape) throws in
+                    let records = { (values: [JSONValue]) in shape == .elements ? values : values.filter { $0.kind == .object } }
+                    try batch(records(values), records(upcoming))
                 }
             }
             shape = try parser.forEachRecord(
-                in: input, at: path, threaded: input.count >= Self.parseAheadSize, batch: records
+                in: input, at: path, batch: records
             ) { value, shape in
                 if shape == .elements {
                     try body(Record(value: value, index: index, path: "\(prefix)[\(index)]", line: nil, offset: value.offset))
@@ -88,7 +87,7 @@ struct PayloadReader {
     static let linesPerBatch = 256
     static let bytesPerBatch = 1 << 20
 
-    private func readLines(batch: (([JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
+    private func readLines(batch: (([JSONValue], [JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws {
         guard root == nil else { throw failure(.usage, "a root key path does not apply to JSON Lines", named: false) }
         let stream = try openStream()
         defer { stream.close() }
@@ -102,7 +101,7 @@ struct PayloadReader {
         var pendingBytes = 0
         func importPending() throws {
             guard !pending.isEmpty else { return }
-            try batch?(pending.map(\.document.root))
+            try batch?(pending.map(\.document.root), [])
             for (_, record) in pending { try body(record) }
             pending.removeAll(keepingCapacity: true)
             pendingBytes = 0

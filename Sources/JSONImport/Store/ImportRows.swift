@@ -75,17 +75,17 @@ protocol ImportRows: AnyObject {
 
     // MARK: Batches
 
-    /// Whether ``beginBatch(_:references:)`` does anything: the importer gathers a batch's
+    /// Whether ``beginBatch(_:upcoming:)`` does anything: the importer gathers a batch's
     /// keys only then.
     var readsAhead: Bool { get }
 
     /// A batch of records is about to be imported, the last one's are done: reads ahead what
-    /// importing the batch will read, the rows of its records with these primary keys (per
-    /// entity, values as ``Value/stored`` gives them) and what the importer reads of them, and
-    /// the rows its references name (per relationship) with what linking to them reads. A row
-    /// path that holds writes may hand the last batch's over. A row path that reads one row at
-    /// a time ignores it.
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError)
+    /// importing the batch will read, the rows of its records with their primary keys and what
+    /// the importer reads of them, and the rows its references name with what linking to them
+    /// reads. `upcoming`: the keys of the batch after it, when it is parsed already, for a row
+    /// path that reads for it while this one is imported. A row path that holds writes may
+    /// hand the last batch's over. A row path that reads one row at a time ignores it.
+    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError)
 
     /// The rows `rows` of `entity` are about to be read one at a time (``storedValues(_:row:)``):
     /// a row path that reads in sets reads them now. A row path that reads one row at a time
@@ -114,4 +114,13 @@ struct ExistingRow {
     /// A value of the record differs from the stored one.
     var isChanged: Bool
     let isStub: Bool
+}
+
+/// The primary keys a batch of records names, for ``ImportRows/beginBatch(_:upcoming:)``:
+/// values as ``Value/stored`` gives them, each key once.
+struct BatchKeys {
+    /// Per entity: the keys of its records, nested ones included.
+    var records: [(EntityPlan, [[StoredValue]])]
+    /// Per relationship: the keys its references name.
+    var references: [(RelationshipPlan, [[StoredValue]])]
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONImport
 
-/// Documents of `PayloadReader.parseAheadSize` and more are parsed on a worker thread, handed to
+/// Documents of `JSONParser.ParseAhead.default.fromSize` and more are parsed on a worker thread, handed to
 /// the import in batches: the same results and errors as for small documents.
 @Suite struct StreamedDocumentTests {
     static let users = 40_000
@@ -26,7 +26,7 @@ import Testing
     @Test func aLargeArrayImportsEveryRecordInOrder() throws {
         let mapper = try makeMapper()
         let payload = "[" + Self.records() + "]"
-        #expect(payload.utf8.count >= PayloadReader.parseAheadSize)
+        #expect(payload.utf8.count >= JSONParser.ParseAhead.default.fromSize)
         // The rows of the root records, kept as for `map`, in payload order.
         let report = try mapper.importSources(
             [.data(Data(payload.utf8), name: "<data>")], as: "User", options: .default, keepingRootRows: true)

@@ -1,28 +1,35 @@
 import Foundation
 
-/// A hand-over running on a worker thread. The connection is the worker's until ``wait()``
-/// returns: the row path waits for it before any other use of the connection, and the worker
-/// touches nothing else of the row path.
+/// A hand-over running on a worker thread, and reads that follow it in one round trip. The
+/// connection is the worker's until ``wait()`` returns: the row path waits for it before any
+/// other use of the connection, and the worker touches nothing else of the row path. The
+/// reads' results are applied to the cache by the row path, after the wait.
 ///
 /// `@unchecked Sendable`: the semaphore `done` orders it all. The worker writes `error` and
-/// uses the connection only before it signals `done`; the row path reads `error` and uses the
-/// connection again only after waiting on it.
+/// `results` and uses the connection only before it signals `done`; the row path reads them
+/// and uses the connection again only after waiting on it.
 final class BackgroundHandOver: @unchecked Sendable {
     private unowned let rows: PostgresImportRows
-    private let handOver: PostgresImportRows.HandOver
+    private let handOver: PostgresImportRows.HandOver?
+    /// The reads to run after the hand-over; the worker runs their statements only.
+    let reads: [PostgresImportRows.Load]
+    private let statements: [PostgresStatement]
     private let done = DispatchSemaphore(value: 0)
     /// Written by the worker before it signals `done`, read after.
     private var error: StoreError?
+    private var results: [PostgresResult] = []
 
-    init(rows: PostgresImportRows, handOver: PostgresImportRows.HandOver) {
+    init(rows: PostgresImportRows, handOver: PostgresImportRows.HandOver?, reads: [PostgresImportRows.Load] = []) {
         self.rows = rows
         self.handOver = handOver
+        self.reads = reads
+        statements = reads.map(\.statement)
     }
 
     func start() {
         let thread = Thread { [self] in
             do throws(StoreError) {
-                try rows.send(handOver)
+                try work()
             } catch {
                 self.error = error
             }
@@ -31,9 +38,22 @@ final class BackgroundHandOver: @unchecked Sendable {
         thread.start()
     }
 
-    /// Waits for the worker; throws the error the hand-over failed with.
-    func wait() throws(StoreError) {
+    /// The worker's part: the hand-over, then the reads.
+    private func work() throws(StoreError) {
+        if let handOver { try rows.send(handOver) }
+        guard !statements.isEmpty else { return }
+        do {
+            try rows.connection.pipeline(statements) { (_, result) throws(StoreError) in results.append(result) }
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// Waits for the worker; throws the error it failed with, else returns the results of the
+    /// reads, in order.
+    func wait() throws(StoreError) -> [PostgresResult] {
         done.wait()
         if let error { throw error }
+        return results
     }
 }

@@ -147,7 +147,10 @@ final class PostgresEngine {
         let scope = scopes.removeLast()
         if keepingWork {
             rowPath.cache.keepScope()
-            if scope.isOnServer { try connection.release(scope.name) }
+            if scope.isOnServer {
+                try rowPath.finishBackgroundHandOver()
+                try connection.release(scope.name)
+            }
         } else {
             rowPath.cache.undoScope()
             if scope.isOnServer { rollBack(to: scope.name) }
@@ -158,6 +161,9 @@ final class PostgresEngine {
     /// anything is written inside them. Nothing was written since they began (the row path
     /// writes nowhere else), so each stands where its scope began.
     func openScopesOnServer() throws(StoreError) {
+        guard scopes.contains(where: { !$0.isOnServer }) else { return }
+        // After the writes and reads running in the background, which come before the scopes.
+        try rowPath.finishBackgroundHandOver()
         for i in scopes.indices where !scopes[i].isOnServer {
             savepointsOnServer += 1
             try connection.savepoint(scopes[i].name)

@@ -14,55 +14,37 @@ extension PostgresImportRows {
     func prefetch(
         _ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]
     ) throws(StoreError) {
-        let keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
-            (entity, entityKeys.map { cacheKey(stored: $0, entity) })
-        }
-        let referenced = references.map { relationship, keys in
-            (relationship, keys.map { cacheKey(stored: $0, relationship.targetPlan) })
-        }
-        // Per entity, the keys of its records and of the references to it, each once.
-        var byEntity = keyed
-        var position = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.0.index, $0) })
-        for (relationship, keys) in referenced {
-            let entity = relationship.targetPlan
-            if let i = position[entity.index] {
-                byEntity[i].1 = Array(Set(byEntity[i].1).union(keys))
-            } else {
-                position[entity.index] = byEntity.count
-                byEntity.append((entity, keys))
-            }
-        }
-        for (entity, _) in byEntity { try probeEmptiness(entity) }
-        let pointing = Self.pointingChildren(of: keyed.map(\.0), referenced: Set(referenced.map(\.0.targetPlan.index)))
-        var later = byEntity.filter { pointing.contains($0.0.index) }
-        try run(byEntity.compactMap { entity, entityKeys in
-            pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
-        })
+        let batch = try BatchPlan(self, keys, references)
+        let (keyed, referenced, pointing) = (batch.keyed, batch.referenced, batch.pointing)
+        var later = batch.byEntity.filter { pointing.contains($0.0.index) }
+        // Per entity (by index): the rows whose link columns' relations are read already, and
+        // those whose other relations are.
+        var visited: [Int: Set<Int64>] = [:]
+        var linksVisited: [Int: Set<Int64>] = [:]
+        var reached: [Reach] = []
+        try run(firstLoads(batch, linksVisited: &linksVisited, reached: &reached))
         func found(_ entity: EntityPlan, _ entityKeys: [[StoredValue]]) -> (EntityPlan, [Int64]) {
             let rows = cache.rows(entity)
             return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
         }
         var frontier = keyed.filter { !pointing.contains($0.0.index) }.map(found)
+        try reach(&reached, into: &frontier)
         var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
             let rows = cache.rows(relationship.targetPlan)
             return referenceLoad(relationship, keys.compactMap { rows.row(forKey: $0) })
         }
-        // Per entity (by index): the rows whose relations are read already.
-        var visited: [Int: Set<Int64>] = [:]
         for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty || !later.isEmpty {
             var loads = referenceLoads
             referenceLoads = []
-            var reached: [Reach] = []
             for (entity, ids) in frontier {
                 let new = ids.filter { visited[entity.index, default: []].insert($0).inserted }
-                if !new.isEmpty { loads += relationLoads(entity, new, owned: &reached) }
+                if !new.isEmpty { loads += columnLoads(entity, new, owned: &reached) }
+                let unlinked = ids.filter { linksVisited[entity.index, default: []].insert($0).inserted }
+                if !unlinked.isEmpty { loads += linkLoads(entity, unlinked, owned: &reached) }
             }
             try run(loads)
             frontier = []
-            for reach in reached {
-                let (entity, ids) = try rows(reachedBy: reach)
-                if !ids.isEmpty { frontier.append((entity, ids)) }
-            }
+            try reach(&reached, into: &frontier)
             if !later.isEmpty {
                 try run(later.compactMap { entity, entityKeys in keyLoad(cache.rows(entity), keys: entityKeys) })
                 frontier += later.map(found).filter { !$0.1.isEmpty }
@@ -71,11 +53,80 @@ extension PostgresImportRows {
         }
     }
 
+    /// The first round trip of reads for a batch with keys `batch`, to run later (see
+    /// ``beginBatch(_:upcoming:)``): ``prefetch(_:references:)`` finds them in the cache then,
+    /// and reads on from there.
+    func firstReads(of batch: BatchKeys) throws(StoreError) -> [Load] {
+        var linksVisited: [Int: Set<Int64>] = [:]
+        var reached: [Reach] = []
+        return firstLoads(try BatchPlan(self, batch.records, batch.references), linksVisited: &linksVisited, reached: &reached)
+    }
+
+    /// The keys of a batch as the cache holds them, and how they are read.
+    private struct BatchPlan {
+        /// The keys of the records, per entity (owned entities have none).
+        let keyed: [(EntityPlan, [[StoredValue]])]
+        /// The keys of the references, per relationship.
+        let referenced: [(RelationshipPlan, [[StoredValue]])]
+        /// Per entity, the keys of its records and of the references to it, each once.
+        let byEntity: [(EntityPlan, [[StoredValue]])]
+        /// The entities read with their parents (see ``pointingChildren(of:referenced:)``).
+        let pointing: Set<Int>
+
+        init(
+            _ rows: PostgresImportRows, _ keys: [(EntityPlan, [[StoredValue]])], _ references: [(RelationshipPlan, [[StoredValue]])]
+        ) throws(StoreError) {
+            keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
+                (entity, entityKeys.map { rows.cacheKey(stored: $0, entity) })
+            }
+            referenced = references.map { relationship, keys in
+                (relationship, keys.map { rows.cacheKey(stored: $0, relationship.targetPlan) })
+            }
+            var byEntity = keyed
+            var position = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.0.index, $0) })
+            for (relationship, keys) in referenced {
+                let entity = relationship.targetPlan
+                if let i = position[entity.index] {
+                    byEntity[i].1 = Array(Set(byEntity[i].1).union(keys))
+                } else {
+                    position[entity.index] = byEntity.count
+                    byEntity.append((entity, keys))
+                }
+            }
+            self.byEntity = byEntity
+            for (entity, _) in byEntity { try rows.probeEmptiness(entity) }
+            pointing = PostgresImportRows.pointingChildren(
+                of: keyed.map(\.0), referenced: Set(referenced.map(\.0.targetPlan.index)))
+        }
+    }
+
+    /// The reads of a batch's first round trip: the rows with its keys, but those read with
+    /// their parents; and, where a key is the row id, which names the row before it is read,
+    /// what only needs the id (a key without a row has no links), but for keys known to have
+    /// no row on the server.
+    private func firstLoads(_ batch: BatchPlan, linksVisited: inout [Int: Set<Int64>], reached: inout [Reach]) -> [Load] {
+        var loads = batch.byEntity.compactMap { entity, entityKeys in
+            batch.pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
+        }
+        for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
+            let rows = cache.rows(entity)
+            let inserted = insertedKeys[entity.index].flatMap { $0.transaction == engine.transactionNumber ? $0.keys : nil }
+            let ids = entityKeys.compactMap { key -> Int64? in
+                guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
+                // In a table that was empty, only rows the transaction wrote can be stored.
+                if let inserted, rows.rows[id] == nil, !inserted.contains(key) { return nil }
+                return linksVisited[entity.index, default: []].insert(id).inserted ? id : nil
+            }
+            if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }
+        }
+        return loads
+    }
+
     /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of
     /// them (`otherColumn` from the parent's side), that no reference of the batch names and
     /// that point at no such row themselves: the parents' first-level reads read them (see
     /// ``prefetch(_:references:)``).
-    private static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
+    fileprivate static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
         func children(of entity: EntityPlan) -> [Int] {
             entity.relationships.compactMap { relationship in
                 guard case .otherColumn = relationship.storage, relationship.targetPlan.index != entity.index else { return nil }
@@ -91,13 +142,23 @@ extension PostgresImportRows {
     static let prefetchLevels = 8
 
     /// Owned rows a level of reads reaches, found once the reads ran.
-    private enum Reach {
+    fileprivate enum Reach {
         /// These rows (their ids were in link columns).
         case rows(EntityPlan, [Int64])
         /// The rows whose link column points at `pointees`.
         case pointing(PostgresRowCache.EntityRows, column: Int, pointees: [Int64])
         /// The targets of the lists of `sources`, rows of `target`.
         case lists(PostgresRowCache.LinkTable, sources: [Int64], target: EntityPlan)
+    }
+
+    /// Appends to `frontier` the owned rows that the reads just run reached, and empties
+    /// `reached`.
+    private func reach(_ reached: inout [Reach], into frontier: inout [(EntityPlan, [Int64])]) throws(StoreError) {
+        for reach in reached {
+            let (entity, ids) = try rows(reachedBy: reach)
+            if !ids.isEmpty { frontier.append((entity, ids)) }
+        }
+        reached = []
     }
 
     private func rows(reachedBy reach: Reach) throws(StoreError) -> (EntityPlan, [Int64]) {
@@ -131,22 +192,33 @@ extension PostgresImportRows {
         }
     }
 
-    /// The reads of what the importer reads of rows `ids` of `entity`; appends to `owned` how
-    /// to find, once they ran, the owned rows they reached.
-    private func relationLoads(_ entity: EntityPlan, _ ids: [Int64], owned: inout [Reach]) -> [Load] {
+    /// The reads of what the importer reads of rows `ids` of `entity` (read already) through
+    /// its link columns; appends to `owned` how to find, once they ran, the owned rows they
+    /// reached.
+    private func columnLoads(_ entity: EntityPlan, _ ids: [Int64], owned: inout [Reach]) -> [Load] {
         let rows = cache.rows(entity)
         var loads: [Load] = []
-        func add(_ load: Load?) { if let load { loads.append(load) } }
         for (j, r) in entity.selfColumns.enumerated() {
             let relationship = entity.relationships[r]
             let targets = ids.compactMap { rows.rows[$0]?.columns[j] }
             guard !targets.isEmpty else { continue }
             if relationship.isTargetOwned {
-                add(idLoad(cache.rows(relationship.targetPlan), ids: targets))
+                if let load = idLoad(cache.rows(relationship.targetPlan), ids: targets) { loads.append(load) }
                 owned.append(.rows(relationship.targetPlan, targets))
             }
-            if case .selfColumn(_, true) = relationship.storage { add(pointingLoad(rows, column: j, at: targets)) }
+            if case .selfColumn(_, true) = relationship.storage, let load = pointingLoad(rows, column: j, at: targets) {
+                loads.append(load)
+            }
         }
+        return loads
+    }
+
+    /// The reads of what the importer reads of rows `ids` of `entity` through its other
+    /// relationships, which need the ids only: rows pointing at them, their link lists, and the
+    /// lists linking to them; appends to `owned` as ``columnLoads(_:_:owned:)`` does.
+    private func linkLoads(_ entity: EntityPlan, _ ids: [Int64], owned: inout [Reach]) -> [Load] {
+        var loads: [Load] = []
+        func add(_ load: Load?) { if let load { loads.append(load) } }
         for relationship in entity.relationships {
             let target = relationship.targetPlan
             switch relationship.storage {

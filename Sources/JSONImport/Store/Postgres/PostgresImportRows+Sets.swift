@@ -45,17 +45,32 @@ extension PostgresImportRows {
 
     /// The records of the last batch are imported: reads ahead for the next batch (see
     /// ``prefetch(_:references:)``), then has the last batch's writes go to the server on a
-    /// worker thread while the importer goes on with the next. Past the cache's budget, the
-    /// writes go first and the cache is emptied (unless a scope around the import needs it to
-    /// undo itself).
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {
+    /// worker thread while the importer goes on with the next, followed by the first round
+    /// trip of reads for the batch after it, `upcoming` (see ``firstReads(of:)``), applied to
+    /// the cache once the worker is done. Past the cache's budget, the writes go first and the
+    /// cache is emptied (unless a scope around the import needs it to undo itself).
+    ///
+    /// Reads that run before the importer's writes reach the server are what a batch's reads
+    /// always are: the writes of the batch before it are still in the cache when they run, and
+    /// the cache's rows and lists stand over what a read brings (see
+    /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
+    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {
         try keepWithinBudget()
-        try prefetch(keys, references: references)
+        try prefetch(batch.records, references: batch.references)
+        var handOver: HandOver?
         // Small batches (a line of JSON Lines) pile up their writes first.
-        guard changeCount - changesHandedOver >= Self.handOverSize, let handOver = takeHandOver(keepingNewStubs: true) else { return }
-        changesHandedOver = changeCount
-        try engine.openScopesOnServer()
-        let job = BackgroundHandOver(rows: self, handOver: handOver)
+        if changeCount - changesHandedOver >= Self.handOverSize, let taken = takeHandOver(keepingNewStubs: true) {
+            handOver = taken
+            changesHandedOver = changeCount
+            try engine.openScopesOnServer()
+        }
+        let reads = try upcoming.map(firstReads) ?? []
+        guard handOver != nil || !reads.isEmpty else { return }
+        if !reads.isEmpty {
+            roundTrips += 1
+            backgroundReads += 1
+        }
+        let job = BackgroundHandOver(rows: self, handOver: handOver, reads: reads)
         background = job
         job.start()
     }
@@ -92,12 +107,15 @@ extension PostgresImportRows {
         }
     }
 
-    /// Waits for the hand-over running in the background and throws its error: every use of
-    /// the connection comes after it.
+    /// Waits for the hand-over running in the background and throws its error, then applies
+    /// the reads that followed it: every use of the connection comes after it.
     func finishBackgroundHandOver() throws(StoreError) {
         guard let job = background else { return }
         background = nil
-        try job.wait()
+        for (load, result) in zip(job.reads, try job.wait()) {
+            try result.checkReadable(sql: load.statement.sql)
+            load.apply(result)
+        }
     }
 
     /// The writes the server lacks, marked as handed over in the cache: new rows with one binary

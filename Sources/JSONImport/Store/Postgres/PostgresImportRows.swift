@@ -1,5 +1,5 @@
 /// The importer's row path on PostgreSQL, set-based: reads come from a cache
-/// (``PostgresRowCache``) that ``beginBatch(_:references:)`` fills for a whole batch of records
+/// (``PostgresRowCache``) that ``beginBatch(_:upcoming:)`` fills for a whole batch of records
 /// in a few statements, and writes go to the cache, to be handed to the server in sets
 /// (``handOver()``: binary `COPY` and one `UPDATE … FROM` per table). Round trips per batch
 /// do not grow with its size.
@@ -40,7 +40,10 @@ final class PostgresImportRows: ImportRows {
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
-    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:references:)``).
+    /// Round trips of reads that ran on the worker thread, for a batch yet to begin (see
+    /// ``beginBatch(_:upcoming:)``).
+    var backgroundReads = 0
+    /// The hand-over running on a worker thread, if any (see ``beginBatch(_:upcoming:)``).
     var background: BackgroundHandOver?
     /// The tenants of distributed entities the transaction has named (see
     /// ``PostgresEngine/tenantFilter(_:alias:parameter:)``).

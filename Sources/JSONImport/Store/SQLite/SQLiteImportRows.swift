@@ -184,7 +184,7 @@ final class SQLiteImportRows: ImportRows {
     /// as they come: nothing to read ahead or hand over.
     var readsAhead: Bool { false }
 
-    func beginBatch(_ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]) throws(StoreError) {}
+    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {}
 
     func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError) {}
 
