@@ -25,7 +25,9 @@ extension Importer {
             gatherKeys(record, entity, tenant: nil, into: &keys)
         }
         memberCursor = JSONValue.MemberCursor()
+        batchesGathered += 1
         return BatchKeys(
+            number: batchesGathered,
             records: keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
             references: keys.references.map { ($0.relationship, Array($0.keys)) })
     }

@@ -15,6 +15,8 @@ final class Importer {
     /// The keys of the batch after the one being imported, gathered when it began (see
     /// ``beginBatch(_:upcoming:_:)``), with the offset of its first record and its count.
     @exclusivity(unchecked) var upcomingKeys: (first: Int?, count: Int, keys: BatchKeys)?
+    /// Batches whose keys were gathered, for their numbers.
+    @exclusivity(unchecked) var batchesGathered = 0
     @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
     @exclusivity(unchecked) var rootRows: [Int64] = []

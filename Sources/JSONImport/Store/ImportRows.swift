@@ -119,6 +119,9 @@ struct ExistingRow {
 /// The primary keys a batch of records names, for ``ImportRows/beginBatch(_:upcoming:)``:
 /// values as ``Value/stored`` gives them, each key once.
 struct BatchKeys {
+    /// The batch's place among those of its import, from 1: a row path that saw the batch as
+    /// `upcoming` knows it again by it.
+    var number: Int
     /// Per entity: the keys of its records, nested ones included.
     var records: [(EntityPlan, [[StoredValue]])]
     /// Per relationship: the keys its references name.

@@ -1,5 +1,5 @@
 /// Reading into the cache: one statement per kind of read and table, whatever the number of
-/// rows, so that a batch's reads are a few round trips (``prefetch(_:references:)``) and a
+/// rows, so that a batch's reads are a few round trips (``prefetch(_:)``) and a
 /// read the cache misses is one.
 extension PostgresImportRows {
     /// A read of rows into the cache: its statement, and what to do with its result, whose

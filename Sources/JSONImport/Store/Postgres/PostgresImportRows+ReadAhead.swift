@@ -5,16 +5,17 @@ extension PostgresImportRows {
     /// references name, then in one round trip per level what the importer reads of the
     /// records' rows: their owned rows, link lists, the rows pointing at them and the rows their
     /// one ↔ one targets are taken from. Of a referenced row, only what linking to it reads
-    /// (see ``referenceLoad(_:_:)``), in the first level's round trip.
+    /// (see ``referenceLoad(_:_:)``), in the first level's round trip. What needs only the
+    /// ids of rows whose key is their id comes with the keys (see
+    /// ``firstLoads(_:linksVisited:reached:)``); that first round trip may have run before the
+    /// batch began (see ``firstReads(of:)``), and then finds what it reads in the cache.
     ///
     /// Rows that point at their parent through a column of their own (a repo's `owner` under
     /// its user's `repos`) come with the first level's reads of the parents: their keys are read
     /// after it, only those the cache still lacks (new rows, or rows that moved between
     /// parents), rather than every row twice.
-    func prefetch(
-        _ keys: [(EntityPlan, [[StoredValue]])], references: [(RelationshipPlan, [[StoredValue]])]
-    ) throws(StoreError) {
-        let batch = try BatchPlan(self, keys, references)
+    func prefetch(_ keys: BatchKeys) throws(StoreError) {
+        let batch = try plan(of: keys)
         let (keyed, referenced, pointing) = (batch.keyed, batch.referenced, batch.pointing)
         var later = batch.byEntity.filter { pointing.contains($0.0.index) }
         // Per entity (by index): the rows whose link columns' relations are read already, and
@@ -53,17 +54,26 @@ extension PostgresImportRows {
         }
     }
 
-    /// The first round trip of reads for a batch with keys `batch`, to run later (see
-    /// ``beginBatch(_:upcoming:)``): ``prefetch(_:references:)`` finds them in the cache then,
-    /// and reads on from there.
-    func firstReads(of batch: BatchKeys) throws(StoreError) -> [Load] {
+    /// The first round trip of reads for the batch with `keys`, to run before it begins (see
+    /// ``beginBatch(_:upcoming:)``): ``prefetch(_:)`` finds their rows in the cache then, and
+    /// reads on from there.
+    func firstReads(of keys: BatchKeys) throws(StoreError) -> [Load] {
         var linksVisited: [Int: Set<Int64>] = [:]
         var reached: [Reach] = []
-        return firstLoads(try BatchPlan(self, batch.records, batch.references), linksVisited: &linksVisited, reached: &reached)
+        let batch = try plan(of: keys)
+        upcomingPlan = (keys.number, batch)
+        return firstLoads(batch, linksVisited: &linksVisited, reached: &reached)
+    }
+
+    /// The plan of the batch with `keys`: the one made when it was the upcoming batch, if so.
+    private func plan(of keys: BatchKeys) throws(StoreError) -> BatchPlan {
+        defer { upcomingPlan = nil }
+        if let (number, plan) = upcomingPlan, number == keys.number { return plan }
+        return try BatchPlan(self, keys.records, keys.references)
     }
 
     /// The keys of a batch as the cache holds them, and how they are read.
-    private struct BatchPlan {
+    struct BatchPlan {
         /// The keys of the records, per entity (owned entities have none).
         let keyed: [(EntityPlan, [[StoredValue]])]
         /// The keys of the references, per relationship.
@@ -125,8 +135,8 @@ extension PostgresImportRows {
     /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of
     /// them (`otherColumn` from the parent's side), that no reference of the batch names and
     /// that point at no such row themselves: the parents' first-level reads read them (see
-    /// ``prefetch(_:references:)``).
-    fileprivate static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
+    /// ``prefetch(_:)``).
+    static func pointingChildren(of entities: [EntityPlan], referenced: Set<Int>) -> Set<Int> {
         func children(of entity: EntityPlan) -> [Int] {
             entity.relationships.compactMap { relationship in
                 guard case .otherColumn = relationship.storage, relationship.targetPlan.index != entity.index else { return nil }
@@ -142,7 +152,7 @@ extension PostgresImportRows {
     static let prefetchLevels = 8
 
     /// Owned rows a level of reads reaches, found once the reads ran.
-    fileprivate enum Reach {
+    private enum Reach {
         /// These rows (their ids were in link columns).
         case rows(EntityPlan, [Int64])
         /// The rows whose link column points at `pointees`.

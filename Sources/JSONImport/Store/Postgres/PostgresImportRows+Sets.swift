@@ -44,7 +44,7 @@ extension PostgresImportRows {
     }
 
     /// The records of the last batch are imported: reads ahead for the next batch (see
-    /// ``prefetch(_:references:)``), then has the last batch's writes go to the server on a
+    /// ``prefetch(_:)``), then has the last batch's writes go to the server on a
     /// worker thread while the importer goes on with the next, followed by the first round
     /// trip of reads for the batch after it, `upcoming` (see ``firstReads(of:)``), applied to
     /// the cache once the worker is done. Past the cache's budget, the writes go first and the
@@ -56,7 +56,7 @@ extension PostgresImportRows {
     /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
     func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {
         try keepWithinBudget()
-        try prefetch(batch.records, references: batch.references)
+        try prefetch(batch)
         var handOver: HandOver?
         // Small batches (a line of JSON Lines) pile up their writes first.
         if changeCount - changesHandedOver >= Self.handOverSize, let taken = takeHandOver(keepingNewStubs: true) {
