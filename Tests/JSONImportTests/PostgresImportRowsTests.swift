@@ -65,6 +65,13 @@ struct PostgresImportRowsTests {
         try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
     }
 
+    /// The statements `connection` ran or prepared for the first time while `body` ran.
+    private static func statementsPrepared(on connection: PostgresConnection, _ body: () throws -> Void) throws -> [String] {
+        connection.statementLog = []
+        try body()
+        return try #require(connection.statementLog)
+    }
+
     /// Imports `json` into both stores and expects the same report counts and the same export.
     @discardableResult
     private static func importBoth(
@@ -115,17 +122,16 @@ struct PostgresImportRowsTests {
             let mappers = try Self.mappers(url)
             try Self.importBoth(Self.users(600), mappers)
             let connection = try Self.engine(mappers.postgres).connection
-            connection.statementLog = []
-            try Self.importBoth(Self.users(600), mappers)
-            let reads = try #require(connection.statementLog).filter { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r"#) }
+            let reads = try Self.statementsPrepared(on: connection) { try Self.importBoth(Self.users(600), mappers) }
+                .filter { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r"#) }
             #expect(reads.contains { $0.contains(#"WHERE r."owner" = ANY"#) })
             #expect(reads.allSatisfy { $0.contains(#"WHERE r."owner" = ANY"#) }, "\(reads)")
             // User 2's repo 20 moves to user 1, alone in its batch.
-            connection.statementLog = []
-            let moved = try Self.importBoth(
-                #"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 20, "name": "moved"}]}]"#, mappers)
-            #expect(moved.counts(for: "Repo").list[1] == 1, "repo 20 updated")
-            let log = try #require(connection.statementLog)
+            let log = try Self.statementsPrepared(on: connection) {
+                let moved = try Self.importBoth(
+                    #"[{"id": 1, "login": "user1", "repos": [{"id": 10, "name": "r10"}, {"id": 20, "name": "moved"}]}]"#, mappers)
+                #expect(moved.counts(for: "Repo").list[1] == 1, "repo 20 updated")
+            }
             #expect(log.contains { $0.hasPrefix("SELECT ") && $0.contains(#"FROM "Repo" AS r WHERE r."id""#) })
         }
     }
@@ -138,9 +144,8 @@ struct PostgresImportRowsTests {
             let mappers = try Self.mappers(url)
             try Self.importBoth(Self.users(40), mappers)
             let connection = try Self.engine(mappers.postgres).connection
-            connection.statementLog = []
-            try Self.importBoth(Self.users(40, round: 1), mappers)
-            let reads = try #require(connection.statementLog).filter { $0.hasPrefix("SELECT ") }
+            let reads = try Self.statementsPrepared(on: connection) { try Self.importBoth(Self.users(40, round: 1), mappers) }
+                .filter { $0.hasPrefix("SELECT ") }
             func first(_ fragment: String) throws -> Int { try #require(reads.firstIndex { $0.contains(fragment) }, "\(fragment)") }
             let addresses = try first(#"FROM "Address" AS r"#)
             for withKeys in [#"FROM "Repo" AS r WHERE r."owner""#, #"FROM "User_followers""#, #"FROM "Repo_tags""#] {
@@ -188,9 +193,7 @@ struct PostgresImportRowsTests {
             }
             let first = try seen("Repo")
             Thread.sleep(forTimeInterval: 0.01)
-            connection.statementLog = []
-            try Self.importBoth(Self.users(12), mappers)
-            let log = try #require(connection.statementLog)
+            let log = try Self.statementsPrepared(on: connection) { try Self.importBoth(Self.users(12), mappers) }
             // Every repo, address and tag is in the payload; not every user: followers outside it are stubs.
             #expect(!log.contains { $0.hasPrefix(#"INSERT INTO "Repo__seen""#) || $0.hasPrefix(#"UPDATE "Repo__seen""#) })
             #expect(log.contains { $0.hasPrefix(#"INSERT INTO "User__seen""#) })
@@ -216,9 +219,7 @@ struct PostgresImportRowsTests {
             let json = Self.users(6_000)
             #expect(json.utf8.count > 1 << 20, "more than one batch")
             let connection = try Self.engine(mappers.postgres).connection
-            connection.statementLog = []
-            try Self.importBoth(json, mappers)
-            let log = try #require(connection.statementLog)
+            let log = try Self.statementsPrepared(on: connection) { try Self.importBoth(json, mappers) }
             #expect(log.filter { $0.hasPrefix(#"COPY "User" "#) }.count >= 2, "new users go in a COPY per hand-over")
             #expect(!log.contains { $0.hasPrefix(#"UPDATE "User""#) }, "\(log.filter { $0.hasPrefix("UPDATE") })")
         }
@@ -234,12 +235,12 @@ struct PostgresImportRowsTests {
             let rows = try Self.engine(mappers.postgres).rowPath
             rows.cacheBudget = 2_000
             let connection = try Self.engine(mappers.postgres).connection
-            connection.statementLog = []
             let json = Self.users(9_000)
             #expect(json.utf8.count > 2 << 20, "more than two batches")
             // The first user again, last: an update of a row the cache no longer holds.
-            try Self.importBoth(json.dropLast() + #", {"id": 1, "login": "again"}]"#, mappers)
-            let log = try #require(connection.statementLog)
+            let log = try Self.statementsPrepared(on: connection) {
+                try Self.importBoth(json.dropLast() + #", {"id": 1, "login": "again"}]"#, mappers)
+            }
             #expect(log.contains { $0.hasPrefix(#"SELECT "#) && $0.contains(#"FROM "User" AS r WHERE"#) }, "users read back once the cache was emptied")
             try Self.importBoth(Self.users(9_000, round: 1), mappers)
         }
