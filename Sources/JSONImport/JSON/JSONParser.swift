@@ -20,7 +20,7 @@ final class JSONParser {
         /// Nodes a batch of records holds, about: a few MB.
         var batchNodes: Int
 
-        static let `default` = ParseAhead(fromSize: 1 << 20, batchNodes: 1 << 17)
+        static let `default` = ParseAhead(fromSize: 1 << 20, batchNodes: 1 << 16)
     }
 
     init(maxDepth: Int = JSONParser.defaultMaxDepth, parseAhead: ParseAhead = .default) {

@@ -214,14 +214,16 @@ final class PostgresRowCache {
         var inserted: [(id: Int64, row: Row)] = []
         var updated: [(id: Int64, row: Row)] = []
         for id in keepingNewStubs || entity.waiting.isEmpty ? entity.dirty : entity.dirty.union(entity.waiting) {
-            // Changed in place: only the row's flags change, so its arrays are shared, not copied.
-            if keepingNewStubs, entity.rows[id]!.isStub && !entity.rows[id]!.isStored {
-                entity.rows[id]!.isWaiting = true
+            // Changed in place, found once: only the row's flags change, so its arrays are
+            // shared, not copied.
+            let index = entity.rows.index(forKey: id)!
+            if keepingNewStubs, entity.rows.values[index].isStub && !entity.rows.values[index].isStored {
+                entity.rows.values[index].isWaiting = true
                 entity.waiting.insert(id)
                 continue
             }
             // A full hand-over takes the waiting stubs too.
-            let row = Self.handOver(&entity.rows[id]!)
+            let row = Self.handOver(&entity.rows.values[index])
             if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
             if row.isStored { updated.append((id, row)) } else { inserted.append((id, row)) }
         }
