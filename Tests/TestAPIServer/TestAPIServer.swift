@@ -11,6 +11,9 @@ import Foundation
 /// let result = try CLI.run(["fetch", "User", api.url("/users")])
 /// #expect(api.requests().map(\.target) == ["/users", "/users?page=2", "/users?page=2"])
 /// ```
+///
+/// `@unchecked Sendable` without a lock: its stored properties are set once, in `init`, and
+/// never change; the server process is only stopped, in `deinit`.
 public final class TestAPIServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     public let base: String

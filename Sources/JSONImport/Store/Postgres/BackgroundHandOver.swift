@@ -13,7 +13,6 @@ final class BackgroundHandOver: @unchecked Sendable {
     private let handOver: PostgresImportRows.HandOver?
     /// The reads to run after the hand-over; the worker runs their statements only.
     let reads: [PostgresImportRows.Load]
-    private let statements: [PostgresStatement]
     private let done = DispatchSemaphore(value: 0)
     /// Written by the worker before it signals `done`, read after.
     private var error: StoreError?
@@ -23,7 +22,6 @@ final class BackgroundHandOver: @unchecked Sendable {
         self.rows = rows
         self.handOver = handOver
         self.reads = reads
-        statements = reads.map(\.statement)
     }
 
     func start() {
@@ -41,9 +39,9 @@ final class BackgroundHandOver: @unchecked Sendable {
     /// The worker's part: the hand-over, then the reads.
     private func work() throws(StoreError) {
         if let handOver { try rows.send(handOver) }
-        guard !statements.isEmpty else { return }
+        guard !reads.isEmpty else { return }
         do {
-            try rows.connection.pipeline(statements) { (_, result) throws(StoreError) in results.append(result) }
+            try rows.connection.pipeline(reads.map(\.statement)) { (_, result) throws(StoreError) in results.append(result) }
         } catch {
             throw error.error
         }

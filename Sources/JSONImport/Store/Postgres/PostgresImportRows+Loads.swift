@@ -79,9 +79,9 @@ extension PostgresImportRows {
     /// the transaction inserted are read; the others are known absent at once.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
         var unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
-        if let inserted = insertedKeys[rows.plan.index], inserted.transaction == engine.transactionNumber {
-            for key in unknown where inserted.keys.isEmpty || !inserted.keys.contains(key) { cache.setAbsent(rows, key, true) }
-            unknown.removeAll { inserted.keys.isEmpty || !inserted.keys.contains($0) }
+        if let inserted = keysInserted(into: rows.plan) {
+            for key in unknown where inserted.isEmpty || !inserted.contains(key) { cache.setAbsent(rows, key, true) }
+            unknown.removeAll { inserted.isEmpty || !inserted.contains($0) }
         }
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan

@@ -120,7 +120,7 @@ extension PostgresImportRows {
         }
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
-            let inserted = insertedKeys[entity.index].flatMap { $0.transaction == engine.transactionNumber ? $0.keys : nil }
+            let inserted = keysInserted(into: entity)
             let ids = entityKeys.compactMap { key -> Int64? in
                 guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
                 // In a table that was empty, only rows the transaction wrote can be stored.

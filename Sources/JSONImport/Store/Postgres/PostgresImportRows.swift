@@ -233,6 +233,12 @@ final class PostgresImportRows: ImportRows {
         if !entity.spec.isOwned, try isEmpty(entity) { insertedKeys[entity.index] = (transaction, []) }
     }
 
+    /// When the table of `entity` was empty as the transaction first looked: the keys of the
+    /// rows it inserted that the cache no longer holds (see ``insertedKeys``); otherwise `nil`.
+    func keysInserted(into entity: EntityPlan) -> Set<[StoredValue]>? {
+        insertedKeys[entity.index].flatMap { $0.transaction == engine.transactionNumber ? $0.keys : nil }
+    }
+
     func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {
         // A distributed table is not probed across its tenants' shards.
         if !cache.rows(entity).rows.isEmpty || entity.tenantSlot != nil { return false }
