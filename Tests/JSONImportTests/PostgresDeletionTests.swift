@@ -265,6 +265,63 @@ struct PostgresDeletionTests {
         }
     }
 
+    /// Entities only roots link to and entities that link to no other of the pass are reached
+    /// by queries; only a chain's entity keeps a table of the rows reached, seeded from what
+    /// such a query reaches.
+    @Test func onlyEntitiesOnChainsKeepATableOfTheRowsReached() throws {
+        try TestPostgres.withSchema { url, _ in
+            let yaml = """
+                entities:
+                  Shelf:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      books: { to: Book, kind: many }
+                      pinned: { to: Note, kind: many, by: id }
+                  Book:
+                    primaryKey: id
+                    cleanup: orphans
+                    attributes: { id: int }
+                    relationships:
+                      first: { to: Chapter, kind: one, by: id }
+                      notes: { to: Note, kind: many, by: id }
+                  Chapter:
+                    primaryKey: id
+                    cleanup: orphans
+                    attributes: { id: int }
+                    relationships:
+                      next: { to: Chapter, kind: one, by: id }
+                      notes: { to: Note, kind: many, by: id }
+                  Note:
+                    primaryKey: id
+                    cleanup: orphans
+                    attributes: { id: int }
+                """
+            let twins = try TwinStores(yaml, url: url) { mapper in
+                let noCleanup = ImportOptions(cleanup: false)
+                // Chapters 1 → 2 → … → 10 and 11 → … → 20; each links to its own note.
+                let chapters = (1...20).map { #"{"id": \#($0), "next": \#($0 % 10 == 0 ? "null" : String($0 + 1)), "notes": [\#($0)]}"# }
+                try mapper.importJSON("[" + chapters.joined(separator: ",") + "]", as: "Chapter", options: noCleanup)
+                let notes = (21...30).map { #"{"id": \#($0)}"# }
+                try mapper.importJSON("[" + notes.joined(separator: ",") + "]", as: "Note", options: noCleanup)
+                try mapper.importJSON(
+                    #"[{"id": 1, "first": 4, "notes": [21]}, {"id": 2, "first": 11, "notes": [22]}]"#, as: "Book", options: noCleanup)
+                try mapper.importJSON(#"{"id": 1, "books": [{"id": 1}], "pinned": [23]}"#, as: "Shelf", options: noCleanup)
+            }
+            let connection = twins.postgresEngine.base.connection
+            connection.statementLog = []
+            let report = try twins.expectAlike { try $0.clean() }
+            // Book 2 and what only it reaches: chapters 1–3 and 11–20, their notes, note 22.
+            #expect(report.value?.orphansRemoved.map { "\($0.entity) \($0.count)" } == ["Book 1", "Chapter 13", "Note 21"])
+            let chapter = try twins.postgres.entityPlan("Chapter").index
+            let log = try #require(connection.statementLog)
+            let reachTables = Set(log.flatMap { sql in
+                sql.components(separatedBy: "\"_cleanup_reach_").dropFirst().map { $0.prefix { $0 != "\"" && $0 != "_" } }
+            })
+            #expect(reachTables == ["\(chapter)"])
+        }
+    }
+
     @Test func anOrphansCascadeStartsTheReachabilityOver() throws {
         try TestPostgres.withSchema { url, _ in
             let yaml = """

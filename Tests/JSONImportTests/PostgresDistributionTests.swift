@@ -67,6 +67,12 @@ struct PostgresDistributionTests {
         }
     }
 
+    /// Whether `sql` is the clean-up pass's marking of the rows of entity `index` that no
+    /// link reaches.
+    static func marksUnreachable(_ sql: String, _ index: Int) -> Bool {
+        sql.hasPrefix("INSERT INTO \"_delete_\(index)\" (id, round) SELECT *, 0 FROM (SELECT t.") && sql.contains("WHERE NOT EXISTS")
+    }
+
     @Test func everyStatementOfAnImportNamesTheTenantOfTheRowsItTouches() throws {
         try TestPostgres.withSchema { url, _ in
             let spec = try MappingSpec.load(yaml: tenantYAML, file: "m.yml")
@@ -108,18 +114,19 @@ struct PostgresDistributionTests {
             let tables = Self.distributedTables(spec)
             // What the check reads: merges of changed rows, link lists replaced, seen rows,
             // prune and its cascades, the clean-up pass.
+            let tag = try #require(mapper.store.withLock { $0.plan.entity(named: "Tag")?.index })
             for kind in ["UPDATE \"Member\" AS t SET", "DELETE FROM \"Member_friends\"", "COPY \"Project_tags\"",
                          "INSERT INTO \"Member__seen\"", "COPY \"Member\"", "WITH gone AS (DELETE FROM \"Project\"",
-                         "DELETE FROM \"Project_tags\"", "INSERT INTO \"_cleanup_reach_"] {
+                         "DELETE FROM \"Project_tags\"", "INSERT INTO \"_delete_\(tag)\""] {
                 #expect(log.contains { $0.hasPrefix(kind) }, "no statement begins with \(kind)")
             }
             // But those that start from tags, rows of a reference entity, which links of every
-            // tenant hold: reaching tags, and the links of orphan tags dropped.
-            let tag = try #require(mapper.store.withLock { $0.plan.entity(named: "Tag")?.index })
+            // tenant hold: marking the tags no link reaches, and the links of orphan tags
+            // dropped.
             let unrouted = Self.unrouted(log, tables)
             #expect(!unrouted.isEmpty)
             #expect(unrouted.allSatisfy { sql in
-                sql.hasPrefix("INSERT INTO \"_cleanup_reach_\(tag)\"")
+                Self.marksUnreachable(sql, tag)
                     || sql.contains("FROM \"Project_tags\" WHERE \"target\" IN (SELECT id FROM \"_delete_\(tag)\"")
             })
             // The check refuses a statement without its tenant.
@@ -173,9 +180,10 @@ struct PostgresDistributionTests {
             let log = try #require(engine.connection.statementLog)
             #expect(log.contains { $0.hasPrefix("UPDATE \"Project\" SET \"owner\" = NULL") })
             #expect(log.contains { $0.hasPrefix("UPDATE \"Project\" AS r SET \"_updated_at\"") })
-            // Only the clean-up pass's reach of tags, which links of every tenant keep.
+            // Only the clean-up pass's marking of tags no link reaches, which links of every
+            // tenant keep.
             let tag = try #require(mapper.store.withLock { $0.plan.entity(named: "Tag")?.index })
-            #expect(Self.unrouted(log, Self.distributedTables(spec)).allSatisfy { $0.hasPrefix("INSERT INTO \"_cleanup_reach_\(tag)\"") })
+            #expect(Self.unrouted(log, Self.distributedTables(spec)).allSatisfy { Self.marksUnreachable($0, tag) })
             // Member 2, of organisation 3, by query: every tenant.
             let byQuery = try mapper.delete("Member", where: "login = 'm2'")
             #expect(byQuery.changes.first { $0.entity == "Member" }?.counts.deleted == 1)

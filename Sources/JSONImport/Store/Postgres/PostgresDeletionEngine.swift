@@ -23,6 +23,12 @@ final class PostgresDeletionEngine: DeletionEngine {
     var step: [Int: Int] = [:]
     /// Entities in the reachability pass (by index) whose frontier holds no rows.
     var emptyFrontiers: Set<Int> = []
+    /// Per entity in the reachability pass (by index): the rows reached since its frontier
+    /// last advanced, its next frontier.
+    var newlyReached: [Int: Int] = [:]
+    /// Entities in the reachability pass (by index) whose reached rows are a query, not a
+    /// table: the query.
+    var reachQueries: [Int: String] = [:]
     /// Entities whose reach table has its indexes in this pass.
     var indexedReach: Set<Int> = []
     /// The tenants whose rows the operation's deletions reach, or `nil` for every tenant (see
@@ -75,7 +81,7 @@ final class PostgresDeletionEngine: DeletionEngine {
                 parameters += filter.parameters
             }
         case .unreachable:
-            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reachTable(entity))
+            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reached(entity))
                 + scopedToTenants(entity, alias: "t")
         case .kept:
             select = "SELECT id FROM \(keptTable)"
