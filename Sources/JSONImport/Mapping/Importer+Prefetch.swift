@@ -17,7 +17,7 @@ extension Importer {
 
     /// The keys `records` (root records of `root`) and their nested records name.
     private func batchKeys(_ records: [JSONValue], _ root: ImportTarget.Root) -> BatchKeys {
-        var keys = KeySets(entities: plan.entities.count, capacity: records.count)
+        var keys = KeySets(gathering: plan.entities.map(rows.readsAhead(keysOf:)), capacity: records.count)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
@@ -34,6 +34,8 @@ extension Importer {
 
     /// The keys a batch names, each once.
     private struct KeySets {
+        /// By entity index: whether the row path reads anything for the keys of its rows.
+        let gathering: [Bool]
         /// By entity index: keys of records.
         var records: [Set<[StoredValue]>]
         /// Keys of references, per relationship, in the order first met.
@@ -43,8 +45,9 @@ extension Importer {
 
         /// `capacity`: keys each set makes room for at once (a batch's records), rather than
         /// growing and hashing its keys again on the way.
-        init(entities: Int, capacity: Int) {
-            records = Array(repeating: Set(minimumCapacity: capacity), count: entities)
+        init(gathering: [Bool], capacity: Int) {
+            self.gathering = gathering
+            records = gathering.map { $0 ? Set(minimumCapacity: capacity) : [] }
         }
 
         mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
@@ -67,7 +70,7 @@ extension Importer {
         {
             tenant = own[0]
         }
-        if !entity.spec.isOwned,
+        if !entity.spec.isOwned, keys.gathering[entity.index],
             let key = keyValues(entity.keySlots.map { (entity.attributes[$0], lookup(json, entity.attributes[$0].path)) }, of: entity, tenant: tenant)
         {
             keys.records[entity.index].insert(key)
@@ -90,7 +93,7 @@ extension Importer {
         guard (try? routesHere(json, relationship)) ?? false else { return }
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
-        guard !target.spec.isOwned else { return }
+        guard !target.spec.isOwned, keys.gathering[target.index] else { return }
         let parts: [JSONValue]
         if slots.count == 1 {
             parts = [json]

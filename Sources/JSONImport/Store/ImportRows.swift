@@ -79,6 +79,12 @@ protocol ImportRows: AnyObject {
     /// keys only then.
     var readsAhead: Bool { get }
 
+    /// Whether ``beginBatch(_:upcoming:)`` reads anything for the keys of `entity`'s rows, and
+    /// for references to them: `false` when the row path knows already what each key names
+    /// (a table that held no row as the transaction began, all of whose new rows it holds), so
+    /// the importer need not gather them.
+    func readsAhead(keysOf entity: EntityPlan) -> Bool
+
     /// A batch of records is about to be imported, the last one's are done: reads ahead what
     /// importing the batch will read, the rows of its records with their primary keys and what
     /// the importer reads of them, and the rows its references name with what linking to them

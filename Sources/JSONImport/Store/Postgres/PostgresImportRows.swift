@@ -89,6 +89,8 @@ final class PostgresImportRows: ImportRows {
         let stored = cacheKey(key, entity)
         if let id = rows.row(forKey: stored) { return (rows, id) }
         if rows.isAbsent(stored) { return nil }
+        // In a table that was empty, a key the transaction did not insert names no row.
+        if let inserted = keysInserted(into: entity), !inserted.contains(stored) { return nil }
         try load(rows, keys: [stored])
         return rows.row(forKey: stored).map { (rows, $0) }
     }

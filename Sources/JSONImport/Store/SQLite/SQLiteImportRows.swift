@@ -184,6 +184,8 @@ final class SQLiteImportRows: ImportRows {
     /// as they come: nothing to read ahead or hand over.
     var readsAhead: Bool { false }
 
+    func readsAhead(keysOf entity: EntityPlan) -> Bool { false }
+
     func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {}
 
     func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError) {}
