@@ -17,7 +17,11 @@ extension Importer {
 
     /// The keys `records` (root records of `root`) and their nested records name.
     private func batchKeys(_ records: [JSONValue], _ root: ImportTarget.Root) -> BatchKeys {
-        var keys = KeySets(gathering: plan.entities.map(rows.readsAhead(keysOf:)), capacity: records.count)
+        let counts = gatheredCounts
+        var keys = KeySets(
+            gathering: plan.entities.map(rows.readsAhead(keysOf:)),
+            capacity: { max(records.count, counts.records.isEmpty ? 0 : counts.records[$0]) },
+            referenceCapacity: { counts.references[$0] ?? 0 })
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
@@ -26,6 +30,9 @@ extension Importer {
         }
         memberCursor = JSONValue.MemberCursor()
         batchesGathered += 1
+        gatheredCounts = (
+            keys.records.map(\.count),
+            Dictionary(uniqueKeysWithValues: keys.references.map { (ObjectIdentifier($0.relationship), $0.keys.count) }))
         return BatchKeys(
             number: batchesGathered,
             records: keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
@@ -43,11 +50,15 @@ extension Importer {
         /// Where each relationship's references are in `references`.
         var referenceIndex: [ObjectIdentifier: Int] = [:]
 
-        /// `capacity`: keys each set makes room for at once (a batch's records), rather than
-        /// growing and hashing its keys again on the way.
-        init(gathering: [Bool], capacity: Int) {
+        /// Makes room for the keys that each set will hold at once (`capacity` of an entity's
+        /// index, `referenceCapacity` of a relationship's), rather than growing and hashing
+        /// its keys again on the way.
+        private let referenceCapacity: (ObjectIdentifier) -> Int
+
+        init(gathering: [Bool], capacity: (Int) -> Int, referenceCapacity: @escaping (ObjectIdentifier) -> Int) {
             self.gathering = gathering
-            records = gathering.map { $0 ? Set(minimumCapacity: capacity) : [] }
+            self.referenceCapacity = referenceCapacity
+            records = gathering.indices.map { gathering[$0] ? Set(minimumCapacity: capacity($0)) : [] }
         }
 
         mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
@@ -56,7 +67,9 @@ extension Importer {
                 references[index].keys.insert(key)
             } else {
                 referenceIndex[id] = references.count
-                references.append((relationship, [key]))
+                var keys = Set<[StoredValue]>(minimumCapacity: referenceCapacity(id))
+                keys.insert(key)
+                references.append((relationship, keys))
             }
         }
     }
@@ -66,12 +79,12 @@ extension Importer {
         guard json.kind == .object else { return }
         var tenant = tenant
         if let slot = entity.tenantSlot,
-            let own = keyValues([(entity.attributes[slot], lookup(json, entity.attributes[slot].path))], of: entity, tenant: tenant)
+            let own = keyValues([slot], of: entity, tenant: tenant, { lookup(json, entity.attributes[$0].path) })
         {
             tenant = own[0]
         }
         if !entity.spec.isOwned, keys.gathering[entity.index],
-            let key = keyValues(entity.keySlots.map { (entity.attributes[$0], lookup(json, entity.attributes[$0].path)) }, of: entity, tenant: tenant)
+            let key = keyValues(entity.keySlots, of: entity, tenant: tenant, { lookup(json, entity.attributes[$0].path) })
         {
             keys.records[entity.index].insert(key)
         }
@@ -94,29 +107,32 @@ extension Importer {
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
         guard !target.spec.isOwned, keys.gathering[target.index] else { return }
-        let parts: [JSONValue]
+        let key: [StoredValue]?
         if slots.count == 1 {
-            parts = [json]
+            key = keyValues(target.keySlots, of: target, tenant: tenant) { $0 == slots[0] ? .value(json) : .missing }
         } else {
             guard json.kind == .array, json.count == slots.count else { return }
-            parts = Array(json.elements)
+            let parts = Array(json.elements)
+            // A key has a few parts: found by a scan, without a dictionary per reference.
+            key = keyValues(target.keySlots, of: target, tenant: tenant) { slot in
+                slots.firstIndex(of: slot).map { Lookup.value(parts[$0]) } ?? .missing
+            }
         }
-        // A key has a few parts: found by a scan, without a dictionary per reference.
-        let lookups = target.keySlots.map { slot in
-            (target.attributes[slot], slots.firstIndex(of: slot).map { Lookup.value(parts[$0]) } ?? .missing)
-        }
-        if let key = keyValues(lookups, of: target, tenant: tenant) { keys.insert(reference: key, of: relationship) }
+        if let key { keys.insert(reference: key, of: relationship) }
     }
 
-    /// The converted key values of a row of `entity`, `nil` when one is missing, null or does
-    /// not convert; a distributed entity's tenant is `tenant` when the JSON gives none.
-    private func keyValues(_ parts: [(AttributePlan, Lookup)], of entity: EntityPlan, tenant: StoredValue?) -> [StoredValue]? {
+    /// The converted values of the attributes `slots` of a row of `entity`, each found by
+    /// `lookup`; `nil` when one is missing, null or does not convert. A distributed entity's
+    /// tenant is `tenant` when the JSON gives none.
+    private func keyValues(
+        _ slots: [Int], of entity: EntityPlan, tenant: StoredValue?, _ lookup: (Int) -> Lookup
+    ) -> [StoredValue]? {
         var key: [StoredValue] = []
-        key.reserveCapacity(parts.count)
-        for (attribute, lookup) in parts {
-            if case .value(let json) = lookup, let value = try? convert(json, attribute), !value.isNull {
+        key.reserveCapacity(slots.count)
+        for slot in slots {
+            if case .value(let json) = lookup(slot), let value = try? convert(json, entity.attributes[slot]), !value.isNull {
                 key.append(value.stored)
-            } else if let tenant, let slot = entity.tenantSlot, attribute === entity.attributes[slot] {
+            } else if let tenant, slot == entity.tenantSlot {
                 key.append(tenant)
             } else {
                 return nil

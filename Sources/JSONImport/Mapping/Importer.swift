@@ -17,6 +17,9 @@ final class Importer {
     @exclusivity(unchecked) var upcomingKeys: (first: Int?, count: Int, keys: BatchKeys)?
     /// Batches whose keys were gathered, for their numbers.
     @exclusivity(unchecked) var batchesGathered = 0
+    /// How many keys the last batch gathered, per entity (by index) and per relationship of
+    /// references: what the next one makes room for at once.
+    @exclusivity(unchecked) var gatheredCounts: (records: [Int], references: [ObjectIdentifier: Int]) = ([], [:])
     @exclusivity(unchecked) var skippedLinks: [String: Int] = [:]
     /// The row of each root record imported, in payload order (skipped records left out).
     @exclusivity(unchecked) var rootRows: [Int64] = []
