@@ -180,6 +180,27 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// Into tables that were empty, whose new rows the cache holds, a key names a row the
+    /// cache has or none: once a batch has found them empty, the batches after it plan no keys
+    /// of theirs, and the import ends as on SQLite. A re-import plans every key.
+    @Test func keysOfTablesThatWereEmptyAreNotPlanned() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            var options = ImportOptions.default
+            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            let json = Self.users(300)
+            try Self.importBoth(json, mappers, options: options)
+            let first = rows.keysPlanned
+            try Self.importBoth(json, mappers, options: options)
+            let again = rows.keysPlanned - first
+            // Every key of users, repos, tags and followers (1,652) is planned again; the first
+            // import planned those of its first two batches alone.
+            #expect(again > 1_000)
+            #expect(first * 5 < again, "planned \(first) keys into empty tables, \(again) on re-import")
+        }
+    }
+
     /// A re-import that sees every row of a table marks the table once, in the metadata table,
     /// instead of a seen row per row; rows a later import sees get their own, and the others
     /// keep the mark's time.

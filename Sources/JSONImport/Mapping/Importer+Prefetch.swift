@@ -17,11 +17,7 @@ extension Importer {
 
     /// The keys `records` (root records of `root`) and their nested records name.
     private func batchKeys(_ records: [JSONValue], _ root: ImportTarget.Root) -> BatchKeys {
-        let counts = gatheredCounts
-        var keys = KeySets(
-            gathering: plan.entities.map(rows.readsAhead(keysOf:)),
-            capacity: { max(records.count, counts.records.isEmpty ? 0 : counts.records[$0]) },
-            referenceCapacity: { counts.references[$0] ?? 0 })
+        var keys = KeySets(gathering: plan.entities.map(rows.readsAhead(keysOf:)), records: records.count, last: gatheredCounts)
         for record in records {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
@@ -50,15 +46,18 @@ extension Importer {
         /// Where each relationship's references are in `references`.
         var referenceIndex: [ObjectIdentifier: Int] = [:]
 
-        /// Makes room for the keys that each set will hold at once (`capacity` of an entity's
-        /// index, `referenceCapacity` of a relationship's), rather than growing and hashing
-        /// its keys again on the way.
-        private let referenceCapacity: (ObjectIdentifier) -> Int
+        /// Per relationship: the references the last batch gathered, the room its set makes.
+        private let referenceCapacities: [ObjectIdentifier: Int]
 
-        init(gathering: [Bool], capacity: (Int) -> Int, referenceCapacity: @escaping (ObjectIdentifier) -> Int) {
+        /// Each set makes room at once for as many keys as the last batch gathered (an
+        /// entity's, at least one per record of the batch, `records`), rather than growing and
+        /// hashing its keys again on the way.
+        init(gathering: [Bool], records count: Int, last: (records: [Int], references: [ObjectIdentifier: Int])) {
             self.gathering = gathering
-            self.referenceCapacity = referenceCapacity
-            records = gathering.indices.map { gathering[$0] ? Set(minimumCapacity: capacity($0)) : [] }
+            referenceCapacities = last.references
+            records = gathering.indices.map { index in
+                gathering[index] ? Set(minimumCapacity: max(count, last.records.isEmpty ? 0 : last.records[index])) : []
+            }
         }
 
         mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
@@ -67,7 +66,7 @@ extension Importer {
                 references[index].keys.insert(key)
             } else {
                 referenceIndex[id] = references.count
-                var keys = Set<[StoredValue]>(minimumCapacity: referenceCapacity(id))
+                var keys = Set<[StoredValue]>(minimumCapacity: referenceCapacities[id] ?? 0)
                 keys.insert(key)
                 references.append((relationship, keys))
             }

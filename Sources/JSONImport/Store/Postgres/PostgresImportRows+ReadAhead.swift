@@ -69,7 +69,9 @@ extension PostgresImportRows {
     private func plan(of keys: BatchKeys) throws(StoreError) -> BatchPlan {
         defer { upcomingPlan = nil }
         if let (number, plan) = upcomingPlan, number == keys.number { return plan }
-        return try BatchPlan(self, keys.records, keys.references)
+        let plan = try BatchPlan(self, keys.records, keys.references)
+        keysPlanned += plan.byEntity.reduce(0) { $0 + $1.1.count }
+        return plan
     }
 
     /// The keys of a batch as the cache holds them, and how they are read.

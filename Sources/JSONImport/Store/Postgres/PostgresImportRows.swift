@@ -46,6 +46,9 @@ final class PostgresImportRows: ImportRows {
     /// Round trips of reads that ran on the worker thread, for a batch yet to begin (see
     /// ``beginBatch(_:upcoming:)``).
     var backgroundReads = 0
+    /// Keys of records and references the read-ahead planned for, each once per batch (see
+    /// ``readsAhead(keysOf:)``): what the tests of the read-ahead count.
+    var keysPlanned = 0
     /// The hand-over running on a worker thread, if any (see ``beginBatch(_:upcoming:)``).
     var background: BackgroundHandOver?
     /// The tenants of distributed entities the transaction has named (see
