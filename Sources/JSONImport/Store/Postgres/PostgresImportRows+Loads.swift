@@ -78,10 +78,9 @@ extension PostgresImportRows {
     /// known absent. In a table that was empty (see ``insertedKeys``), only the keys of rows
     /// the transaction inserted are read; the others are known absent at once.
     func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
-        var unknown = keys.filter { rows.row(forKey: $0) == nil && !rows.isAbsent($0) }
-        if let inserted = keysInserted(into: rows.plan) {
-            for key in unknown where inserted.isEmpty || !inserted.contains(key) { cache.setAbsent(rows, key, true) }
-            unknown.removeAll { inserted.isEmpty || !inserted.contains($0) }
+        var unknown: [[StoredValue]] = []
+        for key in keys where rows.row(forKey: key) == nil && !rows.isAbsent(key) {
+            if namesNoRow(key, of: rows.plan) { cache.setAbsent(rows, key, true) } else { unknown.append(key) }
         }
         guard !unknown.isEmpty else { return nil }
         let entity = rows.plan

@@ -122,11 +122,9 @@ extension PostgresImportRows {
         }
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
-            let inserted = keysInserted(into: entity)
             let ids = entityKeys.compactMap { key -> Int64? in
                 guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
-                // In a table that was empty, only rows the transaction wrote can be stored.
-                if let inserted, rows.rows[id] == nil, !inserted.contains(key) { return nil }
+                if rows.rows[id] == nil, namesNoRow(key, of: entity) { return nil }
                 return linksVisited[entity.index, default: []].insert(id).inserted ? id : nil
             }
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }

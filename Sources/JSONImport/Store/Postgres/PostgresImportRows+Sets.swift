@@ -5,12 +5,6 @@ import Foundation
 extension PostgresImportRows {
     var readsAhead: Bool { true }
 
-    /// `false` for a table that was empty when the transaction first looked, while the cache
-    /// holds every row the transaction put in it: a key it lacks names no row.
-    func readsAhead(keysOf entity: EntityPlan) -> Bool {
-        keysInserted(into: entity)?.isEmpty != true
-    }
-
     /// Rows and links written past which a batch's writes go to the server.
     static let handOverSize = 2_000
 

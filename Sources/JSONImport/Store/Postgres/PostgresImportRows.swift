@@ -27,7 +27,7 @@ final class PostgresImportRows: ImportRows {
     /// writes (an import's first sync, into empty tables, reads nothing).
     var insertedKeys: [Int: (transaction: Int, keys: Set<[StoredValue]>)] = [:]
     /// Per entity (by index): the transaction that looked whether its table is empty.
-    private var probedEmptiness: [Int: Int] = [:]
+    var probedEmptiness: [Int: Int] = [:]
     /// Per entity (by index): the rows its staging table holds, live or deleted, in the
     /// transaction (by number) that staged them (see ``stageEmptying(_:)``).
     var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
@@ -92,8 +92,7 @@ final class PostgresImportRows: ImportRows {
         let stored = cacheKey(key, entity)
         if let id = rows.row(forKey: stored) { return (rows, id) }
         if rows.isAbsent(stored) { return nil }
-        // In a table that was empty, a key the transaction did not insert names no row.
-        if let inserted = keysInserted(into: entity), !inserted.contains(stored) { return nil }
+        if namesNoRow(stored, of: entity) { return nil }
         try load(rows, keys: [stored])
         return rows.row(forKey: stored).map { (rows, $0) }
     }
@@ -227,33 +226,6 @@ final class PostgresImportRows: ImportRows {
                 "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
                 [value.stored, .integer(row)])
         }
-    }
-
-    /// Looks, once per transaction, whether the table of `entity` is empty, before the
-    /// transaction has cached a row of it (see ``insertedKeys``).
-    func probeEmptiness(_ entity: EntityPlan) throws(StoreError) {
-        let transaction = engine.transactionNumber
-        guard probedEmptiness[entity.index] != transaction else { return }
-        probedEmptiness[entity.index] = transaction
-        if !entity.spec.isOwned, try isEmpty(entity) { insertedKeys[entity.index] = (transaction, []) }
-    }
-
-    /// When the table of `entity` was empty as the transaction first looked: the keys of the
-    /// rows it inserted that the cache no longer holds (see ``insertedKeys``); otherwise `nil`.
-    func keysInserted(into entity: EntityPlan) -> Set<[StoredValue]>? {
-        insertedKeys[entity.index].flatMap { $0.transaction == engine.transactionNumber ? $0.keys : nil }
-    }
-
-    func isEmpty(_ entity: EntityPlan) throws(StoreError) -> Bool {
-        // A distributed table is not probed across its tenants' shards.
-        if !cache.rows(entity).rows.isEmpty || entity.tenantSlot != nil { return false }
-        return try isEmpty(table: entity.table)
-    }
-
-    private func isEmpty(table: String) throws(StoreError) -> Bool {
-        try finishBackgroundHandOver()
-        roundTrips += 1
-        return try connection.rows("SELECT 1 FROM \(table) LIMIT 1").isEmpty
     }
 
     // MARK: Links
