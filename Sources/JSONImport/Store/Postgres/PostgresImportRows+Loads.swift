@@ -2,12 +2,36 @@
 /// rows, so that a batch's reads are a few round trips (``prefetch(_:)``) and a
 /// read the cache misses is one.
 extension PostgresImportRows {
-    /// A read of rows into the cache: its statement, and what to do with its result, whose
-    /// fields it decodes straight into the cache (a read-ahead returns hundreds of thousands of
-    /// rows and links, each of which would otherwise be an array of its own first).
+    /// A read of rows into the cache: its statement, how its result decodes, and what to do
+    /// with what it decodes to.
     struct Load {
         let statement: PostgresStatement
-        let apply: (PostgresResult) -> Void
+        let decoding: Decoding
+        let apply: (Decoded) -> Void
+
+        /// Decodes `result` (a checked result: ``PostgresResult/checkReadable(sql:)``). It reads
+        /// the result alone, so a worker thread may decode what it read while the row path goes
+        /// on (see ``BackgroundHandOver``).
+        func decode(_ result: PostgresResult) -> Decoded {
+            switch decoding {
+            case .rows(let attributes, let links): .rows(PostgresImportRows.decodeRows(result, attributes: attributes, links: links))
+            case .lists: .lists(PostgresImportRows.decodeLists(result))
+            }
+        }
+    }
+
+    /// How a read's result decodes: rows read by ``selectColumns(_:)`` of an entity with
+    /// `attributes` attributes and `links` link columns, or links read in source and position
+    /// order.
+    enum Decoding {
+        case rows(attributes: Int, links: Int)
+        case lists
+    }
+
+    /// A read's result, decoded: rows in the order read; the link list of each source read.
+    enum Decoded {
+        case rows([(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)])
+        case lists([Int64: PostgresRowCache.LinkList])
     }
 
     /// Runs `loads` in one round trip and applies each result as it arrives, while the server
@@ -18,7 +42,7 @@ extension PostgresImportRows {
         roundTrips += 1
         func apply(_ load: Load, _ result: PostgresResult) throws(StoreError) {
             try result.checkReadable(sql: load.statement.sql)
-            load.apply(result)
+            load.apply(load.decode(result))
         }
         if loads.count == 1 {
             return try apply(loads[0], try connection.result(loads[0].statement.sql, loads[0].statement.parameters))
@@ -71,7 +95,7 @@ extension PostgresImportRows {
             statement: PostgresStatement(
                 "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])\(tenant.sql)",
                 [PostgresEngine.array(missing)] + tenant.parameters),
-            apply: { [cache] result in Self.cacheRows(result, into: rows, cache) })
+            decoding: Self.rowDecoding(entity), apply: { [cache] decoded in Self.cacheRows(decoded, into: rows, cache) })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -92,8 +116,9 @@ extension PostgresImportRows {
         return Load(
             statement: PostgresStatement(
                 PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
-            apply: { [cache] result in
-                Self.cacheRows(result, into: rows, cache)
+            decoding: Self.rowDecoding(entity),
+            apply: { [cache] decoded in
+                Self.cacheRows(decoded, into: rows, cache)
                 for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
             })
     }
@@ -120,8 +145,9 @@ extension PostgresImportRows {
             statement: PostgresStatement(
                 "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])\(tenant.sql)",
                 [PostgresEngine.array(needed)] + tenant.parameters),
-            apply: { [cache] result in
-                Self.cacheRows(result, into: rows, cache)
+            decoding: Self.rowDecoding(entity),
+            apply: { [cache] decoded in
+                Self.cacheRows(decoded, into: rows, cache)
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
             })
     }
@@ -144,7 +170,7 @@ extension PostgresImportRows {
                 "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])"
                     + "\(tenant.sql) ORDER BY \"source\", \"position\"",
                 [PostgresEngine.array(needed)] + tenant.parameters),
-            apply: { [cache] result in Self.cacheLists(result, sources: needed, into: table, cache) })
+            decoding: .lists, apply: { [cache] decoded in Self.cacheLists(decoded, sources: needed, into: table, cache) })
     }
 
     /// Reads the whole lists of the sources linking to one of `targets` (rows of `entity`),
@@ -168,10 +194,10 @@ extension PostgresImportRows {
                     + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])\(tenant.sql))\(tenant.sql) "
                     + "ORDER BY \"source\", \"position\"",
                 [PostgresEngine.array(needed)] + tenant.parameters),
-            apply: { [cache] result in
-                var sources = Set<Int64>()
-                for link in 0..<result.rowCount { if let source = result.integer(row: link, column: 0) { sources.insert(source) } }
-                Self.cacheLists(result, sources: sources, into: table, cache)
+            decoding: .lists,
+            apply: { [cache] decoded in
+                guard case .lists(let lists) = decoded else { preconditionFailure("links decoded as rows") }
+                Self.cacheLists(decoded, sources: Set(lists.keys), into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
     }
@@ -186,29 +212,31 @@ extension PostgresImportRows {
             .joined(separator: ", ")
     }
 
-    /// Caches the rows read by `selectColumns` the cache does not hold.
-    private static func cacheRows(_ result: PostgresResult, into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
-        let attributes = rows.plan.attributes.count
+    /// How the rows of `entity` read by ``selectColumns(_:)`` decode.
+    static func rowDecoding(_ entity: EntityPlan) -> Decoding {
+        .rows(attributes: entity.attributes.count, links: entity.selfColumns.count)
+    }
+
+    /// The rows of a result of ``selectColumns(_:)``.
+    static func decodeRows(
+        _ result: PostgresResult, attributes: Int, links: Int
+    ) -> [(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)] {
         let first = 1 + attributes
-        let links = rows.plan.selfColumns.count
+        var decoded: [(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)] = []
+        decoded.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
             guard let id = result.integer(row: row, column: 0) else { preconditionFailure("a row id that is not an integer") }
-            // A row the cache holds stands (see PostgresRowCache.cacheStored): not decoded.
-            guard rows.rows[id] == nil else { continue }
             var values: [StoredValue] = []
             values.reserveCapacity(attributes)
             for column in 1..<first { values.append(result.value(row: row, column: column)) }
             let columns = (0..<links).map { result.integer(row: row, column: first + $0) }
-            cache.cacheStored(
-                rows, id, values: values, columns: columns, isStub: result.value(row: row, column: first + links) == .integer(1))
+            decoded.append((id, values, columns, result.value(row: row, column: first + links) == .integer(1)))
         }
+        return decoded
     }
 
-    /// Caches the lists of `sources` from links read in source and position order (a source
-    /// without links has an empty list). Lists the cache has already stand.
-    private static func cacheLists(
-        _ links: PostgresResult, sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
-    ) {
+    /// The lists of the sources of links read in source and position order.
+    static func decodeLists(_ links: PostgresResult) -> [Int64: PostgresRowCache.LinkList] {
         var lists: [Int64: PostgresRowCache.LinkList] = [:]
         for link in 0..<links.rowCount {
             guard let source = links.integer(row: link, column: 0), let target = links.integer(row: link, column: 1),
@@ -216,6 +244,24 @@ extension PostgresImportRows {
             else { continue }
             lists[source, default: PostgresRowCache.LinkList(isStored: true)].append(target, at: position)
         }
+        return lists
+    }
+
+    /// Caches the rows read the cache does not hold (a row the cache holds stands: see
+    /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
+    private static func cacheRows(_ decoded: Decoded, into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
+        guard case .rows(let read) = decoded else { preconditionFailure("rows decoded as links") }
+        for (id, values, columns, isStub) in read {
+            cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
+        }
+    }
+
+    /// Caches the lists of `sources` read (a source without links has an empty list). Lists the
+    /// cache has already stand.
+    private static func cacheLists(
+        _ decoded: Decoded, sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
+    ) {
+        guard case .lists(let lists) = decoded else { preconditionFailure("links decoded as rows") }
         for source in sources where table.lists[source] == nil {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
         }

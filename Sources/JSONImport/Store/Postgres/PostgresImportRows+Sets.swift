@@ -112,9 +112,8 @@ extension PostgresImportRows {
     func finishBackgroundHandOver() throws(StoreError) {
         guard let job = background else { return }
         background = nil
-        for (load, result) in zip(job.reads, try job.wait()) {
-            try result.checkReadable(sql: load.statement.sql)
-            load.apply(result)
+        for (load, decoded) in zip(job.reads, try job.wait()) {
+            load.apply(try decoded.get())
         }
     }
 
@@ -210,13 +209,19 @@ extension PostgresImportRows {
         return PostgresStatement("DELETE FROM \(stage)", isPlannedEachRun: true)
     }
 
-    /// Runs the steps of `handOver` on the connection.
-    func send(_ handOver: HandOver) throws(StoreError) {
-        for step in handOver.steps {
-            switch step {
+    /// Runs the steps of `handOver` on the connection, releasing each once it is sent: on the
+    /// thread that sends them, which is the worker's for a hand-over in the background.
+    func send(_ handOver: consuming HandOver) throws(StoreError) {
+        var steps = (consume handOver).steps
+        for index in steps.indices {
+            let step = steps[index]
+            steps[index] = .statements([])
+            switch consume step {
             case .statements(let statements):
                 try pipeline(statements)
-            case .rows(let entity, let table, let isNew, let rows):
+            case .rows(let entity, let table, let isNew, var rows):
+                // In key order, sorted here rather than when taken from the cache.
+                rows.sort { $0.id < $1.id }
                 try copy(into: table, columns: isNew ? insertColumns(entity) : stageColumns(entity)) { (writer) throws(StoreError) in
                     for (id, row) in rows {
                         try forEachField(entity, id: id, row, timestamps: isNew) { (value) throws(StoreError) in try writer.append(value) }

@@ -204,9 +204,10 @@ final class PostgresRowCache {
         setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
     }
 
-    /// The dirty rows of `entity`, in row id order, as they are before this marks them as handed
-    /// over (the server's copy is the cache's): the rows the server lacks (`inserted`) and those
-    /// it holds an older copy of (`updated`). With `keepingNewStubs`, stubs the server lacks are
+    /// The dirty rows of `entity`, in no particular order (``PostgresImportRows/send(_:)`` sorts
+    /// them), as they are before this marks them as handed over (the server's copy is the
+    /// cache's): the rows the server lacks (`inserted`) and those it holds an older copy of
+    /// (`updated`). With `keepingNewStubs`, stubs the server lacks are
     /// left out, to wait among the entity's `waiting` rows: a record met later may fill one in,
     /// and then it goes to the server once, whole, rather than as a stub and an update. Without,
     /// the waiting stubs are taken too.
@@ -231,8 +232,6 @@ final class PostgresRowCache {
         }
         entity.dirty.removeAll(keepingCapacity: true)
         if !keepingNewStubs { entity.waiting.removeAll() }
-        inserted.sort { $0.id < $1.id }
-        updated.sort { $0.id < $1.id }
         return (inserted, updated)
     }
 
