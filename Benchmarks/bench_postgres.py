@@ -25,7 +25,11 @@ Scenarios, each --runs times, alternating the floor and our CLI as bench.py does
 - import of the mutated file: the mutated payload, into such a populated schema;
 - concurrency: one importer on the whole file, then 2 and 4 importers at once of disjoint
   halves and quarters of its users, each round into a new schema; the ratio is one importer's
-  time over the group's (aggregate rows/s over one importer's). Parts are disjoint in users
+  time over the group's (aggregate rows/s over one importer's). The same parts are also
+  imported one after another by one importer, into a new schema, and the group is compared
+  with that too: the comparison of the design notes (two importers at once against the same
+  imports in a row), where the whole file's one import also gains from loading its tables
+  before their indexes, which only the first of several imports can. Parts are disjoint in users
   and repos; tags and stub users (follower ids of no user in the payload) may be named by
   several parts, and follower links may point at a user of another part: printed.
 - clean-up: Benchmarks/CleanupScale on a PostgreSQL store (`Mapper.clean()` on
@@ -203,6 +207,14 @@ class Server:
                 return 0
         total = sum(ticks(pid) for pid, _ in self._children()) + ticks(self.postmaster)
         return total / os.sysconf("SC_CLK_TCK")
+
+
+def measure_serial(server, cmds):
+    """measure()'s figures for `cmds` run one after another: walls and CPU summed."""
+    runs = [measure(server, [cmd]) for cmd in cmds]
+    server_cpu = [r[3] for r in runs]
+    return (sum(r[0] for r in runs), max(r[1] for r in runs), sum(r[2] for r in runs),
+            None if None in server_cpu else sum(server_cpu))
 
 
 def measure(server, cmds):
@@ -440,9 +452,14 @@ def run(args, scratch, server, ours, mapping):
             groups[parts], note = split(payload, scratch, parts)
             notes.append(note)
         concurrency = {parts: [] for parts in groups}
+        serial = {parts: [] for parts in groups if parts > 1}
         for round_ in range(args.runs):
             print(f"running: concurrent importers, round {round_ + 1}", file=sys.stderr)
             for parts, files in groups.items():
+                if parts > 1:
+                    schema = server.new_schema(f"serial{parts}")
+                    serial[parts].append(measure_serial(server, [import_cmd(schema, f) for f in files]))
+                    server.drop(schema)
                 schema = server.new_schema(f"concurrent{parts}")
                 concurrency[parts].append(measure(server, [import_cmd(schema, f) for f in files]))
                 final = server.counts(schema)
@@ -471,7 +488,8 @@ def run(args, scratch, server, ours, mapping):
     print(f"Median of {args.runs} run{'s' if args.runs != 1 else ''}, alternating programs. 'ratio' divides the "
           "medians, 'per round' is the median of the ratios within each round; targets are judged on 'per round'. "
           "Concurrent rows: the ratio is one importer's wall time over the group's (aggregate rows/s over one "
-          "importer's); client CPU sums the group.\n")
+          "importer's); client CPU sums the group. 'One after another' rows sum the walls of one importer "
+          "importing the same parts in turn; the rows 'against the same parts' divide that by the group's wall.\n")
     print("| scenario | program | wall (s) | rows/s | MB/s | peak memory (MB) | client CPU (s) | server CPU (s) "
           "| ratio | per round | target | met |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
@@ -501,6 +519,10 @@ def run(args, scratch, server, ours, mapping):
     if concurrency:
         single = [s[0] for s in concurrency[1]]
         for parts, s in concurrency.items():
+            if parts > 1:
+                wall, timing, usage = cells(serial[parts], rows)
+                print(f"| 1 importer, the {'halves' if parts == 2 else 'quarters'} one after another | {OURS} "
+                      f"| {timing} | {size_mb / wall:.1f} | {usage} | {statistics.median(single) / wall:.2f}× | | | |")
             wall, timing, usage = cells(s, rows)
             label = ("1 importer, whole file" if parts == 1
                      else f"{parts} importers at once, disjoint {'halves' if parts == 2 else 'quarters'}")
@@ -510,6 +532,15 @@ def run(args, scratch, server, ours, mapping):
             program = OURS if parts == 1 else f"{OURS} ×{parts}"
             print(f"| {label} | {program} | {timing} | {size_mb / wall:.1f} | {usage} "
                   f"| {statistics.median(single) / wall:.2f}× | {per_round:.2f}× | {target} | {met} |")
+        for parts, s in concurrency.items():
+            if parts == 1:
+                continue
+            one_by_one = [w for w, *_ in serial[parts]]
+            per_round = statistics.median(one / w for (w, *_), one in zip(s, one_by_one))
+            wall = statistics.median(w for w, *_ in s)
+            print(f"| {parts} importers at once, against the same parts one after another | {OURS} ×{parts} "
+                  f"| {wall:.2f} | - | - | - | - | - | {statistics.median(one_by_one) / wall:.2f}× | {per_round:.2f}× "
+                  f"| ≥ {CONCURRENCY_TARGET}× | {'yes' if per_round >= CONCURRENCY_TARGET else 'no'} |")
     if cleanup_times:
         with_orphans, idle = cleanup_times
         what = f"{args.cleanup_orphans:,} orphans among {args.cleanup_rows:,} rows"
