@@ -28,10 +28,23 @@ extension PostgresImportRows {
         case lists
     }
 
+    /// A row read by ``selectColumns(_:)``: its id, attributes, link columns and stub mark.
+    typealias DecodedRow = (id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)
+
     /// A read's result, decoded: rows in the order read; the link list of each source read.
     enum Decoded {
-        case rows([(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)])
+        case rows([DecodedRow])
         case lists([Int64: PostgresRowCache.LinkList])
+
+        var rows: [DecodedRow] {
+            guard case .rows(let rows) = self else { preconditionFailure("links decoded where rows were read") }
+            return rows
+        }
+
+        var lists: [Int64: PostgresRowCache.LinkList] {
+            guard case .lists(let lists) = self else { preconditionFailure("rows decoded where links were read") }
+            return lists
+        }
     }
 
     /// Runs `loads` in one round trip and applies each result as it arrives, while the server
@@ -95,7 +108,7 @@ extension PostgresImportRows {
             statement: PostgresStatement(
                 "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])\(tenant.sql)",
                 [PostgresEngine.array(missing)] + tenant.parameters),
-            decoding: Self.rowDecoding(entity), apply: { [cache] decoded in Self.cacheRows(decoded, into: rows, cache) })
+            decoding: Self.rowDecoding(entity), apply: { [cache] decoded in Self.cacheRows(decoded.rows, into: rows, cache) })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -118,7 +131,7 @@ extension PostgresImportRows {
                 PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
             decoding: Self.rowDecoding(entity),
             apply: { [cache] decoded in
-                Self.cacheRows(decoded, into: rows, cache)
+                Self.cacheRows(decoded.rows, into: rows, cache)
                 for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
             })
     }
@@ -147,7 +160,7 @@ extension PostgresImportRows {
                 [PostgresEngine.array(needed)] + tenant.parameters),
             decoding: Self.rowDecoding(entity),
             apply: { [cache] decoded in
-                Self.cacheRows(decoded, into: rows, cache)
+                Self.cacheRows(decoded.rows, into: rows, cache)
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
             })
     }
@@ -170,7 +183,7 @@ extension PostgresImportRows {
                 "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])"
                     + "\(tenant.sql) ORDER BY \"source\", \"position\"",
                 [PostgresEngine.array(needed)] + tenant.parameters),
-            decoding: .lists, apply: { [cache] decoded in Self.cacheLists(decoded, sources: needed, into: table, cache) })
+            decoding: .lists, apply: { [cache] decoded in Self.cacheLists(decoded.lists, sources: needed, into: table, cache) })
     }
 
     /// Reads the whole lists of the sources linking to one of `targets` (rows of `entity`),
@@ -196,8 +209,8 @@ extension PostgresImportRows {
                 [PostgresEngine.array(needed)] + tenant.parameters),
             decoding: .lists,
             apply: { [cache] decoded in
-                guard case .lists(let lists) = decoded else { preconditionFailure("links decoded as rows") }
-                Self.cacheLists(decoded, sources: Set(lists.keys), into: table, cache)
+                let lists = decoded.lists
+                Self.cacheLists(lists, sources: Set(lists.keys), into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
     }
@@ -218,11 +231,9 @@ extension PostgresImportRows {
     }
 
     /// The rows of a result of ``selectColumns(_:)``.
-    static func decodeRows(
-        _ result: PostgresResult, attributes: Int, links: Int
-    ) -> [(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)] {
+    static func decodeRows(_ result: PostgresResult, attributes: Int, links: Int) -> [DecodedRow] {
         let first = 1 + attributes
-        var decoded: [(id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)] = []
+        var decoded: [DecodedRow] = []
         decoded.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
             guard let id = result.integer(row: row, column: 0) else { preconditionFailure("a row id that is not an integer") }
@@ -249,8 +260,7 @@ extension PostgresImportRows {
 
     /// Caches the rows read the cache does not hold (a row the cache holds stands: see
     /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
-    private static func cacheRows(_ decoded: Decoded, into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
-        guard case .rows(let read) = decoded else { preconditionFailure("rows decoded as links") }
+    private static func cacheRows(_ read: [DecodedRow], into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
         for (id, values, columns, isStub) in read {
             cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
         }
@@ -259,9 +269,9 @@ extension PostgresImportRows {
     /// Caches the lists of `sources` read (a source without links has an empty list). Lists the
     /// cache has already stand.
     private static func cacheLists(
-        _ decoded: Decoded, sources: Set<Int64>, into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
+        _ lists: [Int64: PostgresRowCache.LinkList], sources: Set<Int64>, into table: PostgresRowCache.LinkTable,
+        _ cache: PostgresRowCache
     ) {
-        guard case .lists(let lists) = decoded else { preconditionFailure("links decoded as rows") }
         for source in sources where table.lists[source] == nil {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
         }
