@@ -26,6 +26,7 @@ those of some set of committed imports: never half an import.
 import argparse
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import support  # noqa: E402
 from support import log  # noqa: E402
 
-SERVER = "ji-srv"
+# Namespace names carry this run's process id, so that runs on one machine never share one;
+# those of runs that died without removing them are removed at the start (see Network).
+RUN = os.getpid()
+SERVER = f"ji-srv-{RUN}"
 PORT = 5432
 SCHEMA = "multihost"
 
@@ -47,7 +51,7 @@ def sh(*args, check=True, **kwargs):
 
 
 def host(k):
-    return f"ji-h{k}"
+    return f"ji-h{k}-{RUN}"
 
 
 class Network:
@@ -58,7 +62,7 @@ class Network:
         self.count = count
 
     def __enter__(self):
-        self.remove()
+        self.remove_stale()
         sh("ip", "netns", "add", SERVER)
         sh("ip", "netns", "exec", SERVER, "ip", "link", "set", "lo", "up")
         for k in range(1, self.count + 1):
@@ -74,6 +78,15 @@ class Network:
 
     def link(self, k, up):
         sh("ip", "netns", "exec", host(k), "ip", "link", "set", f"ji-v{k}", "up" if up else "down")
+
+    @staticmethod
+    def remove_stale():
+        """Removes the namespaces of runs whose process is gone."""
+        for line in sh("ip", "netns", "list").stdout.splitlines():
+            name = line.split()[0] if line.split() else ""
+            found = re.fullmatch(r"ji-(?:srv|h\d+)-(\d+)", name)
+            if found and not os.path.exists(f"/proc/{found.group(1)}"):
+                sh("ip", "netns", "del", name, check=False)
 
     def remove(self):
         for k in range(1, self.count + 1):
