@@ -156,6 +156,27 @@ struct PostgresDeferredIndexTests {
         }
     }
 
+    /// A store whose schema is renamed before its first rows: the indexes it still lacks are
+    /// built in the schema it has now, as the rows come.
+    @Test func aStoreRenamedBeforeItsFirstRowsGetsItsIndexes() throws {
+        let expected = try Self.expectedCatalog(Self.yaml)
+        try TestPostgres.withSchema { url, schema in
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            _ = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let admin = try PostgresConnection(url: url)
+            let renamed = schema + "_renamed"
+            try admin.execute("ALTER SCHEMA \(quote(schema)) RENAME TO \(quote(renamed))")
+            // Renamed back at the end, for the schema's clean-up.
+            defer { try? admin.execute("ALTER SCHEMA \(quote(renamed)) RENAME TO \(quote(schema))") }
+            let moved = url.replacingOccurrences(of: "schema=\(schema)", with: "schema=\(renamed)")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: moved)!))
+            let report = try mapper.importData(Data(PostgresImportRowsTests.users(30).utf8), as: "User")
+            #expect(report.counts(for: "User").inserted > 30)
+            #expect(try Self.catalog(admin, renamed) == expected)
+            #expect(try Self.deferredTables(admin, renamed).isEmpty)
+        }
+    }
+
     /// A migration of a store never filled starts from the schema its record names.
     @Test func aStoreNeverFilledMigratesAsAnyOther() throws {
         let changed = Self.yaml.replacingOccurrences(of: "attributes: { city: string }", with: "attributes: { city: string, zip: string }")

@@ -53,12 +53,15 @@ struct PostgresDeferredIndexes {
 
     /// The statements (simple query protocol) that leave `table`'s indexes to be built: its
     /// primary-key constraint and indexes dropped, what builds them again recorded. Read from
-    /// the catalog, so the indexes come back as they were made.
+    /// the catalog, so the indexes come back as they were made; recorded without the schema
+    /// the catalog names the table in, so they build in the store's schema as it is then (it
+    /// may have been renamed meanwhile).
     static func deferral(of tables: [String], on connection: PostgresConnection) throws(StoreError) -> (drop: [String], record: [String: Table]) {
         let names = tables.map { "'\(literal($0))'" }.joined(separator: ", ")
         let rows = try connection.rows(
             """
-            SELECT c.relname::text, pg_get_indexdef(i.indexrelid), i.indexrelid::regclass::text, coalesce(k.conname::text, '')
+            SELECT c.relname::text, replace(pg_get_indexdef(i.indexrelid), ' ON ' || c.relnamespace::regnamespace::text || '.', ' ON '),
+                i.indexrelid::regclass::text, coalesce(k.conname::text, '')
             FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
             LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.conrelid = c.oid AND k.contype = 'p'
             WHERE c.relnamespace = $1::regnamespace AND c.relname IN (\(names))
