@@ -83,7 +83,7 @@ class Network:
     def remove_stale():
         """Removes the namespaces of runs whose process is gone."""
         for line in sh("ip", "netns", "list").stdout.splitlines():
-            name = line.split()[0] if line.split() else ""
+            name = (line.split() or [""])[0]
             found = re.fullmatch(r"ji-(?:srv|h\d+)-(\d+)", name)
             if found and not os.path.exists(f"/proc/{found.group(1)}"):
                 sh("ip", "netns", "del", name, check=False)

@@ -207,10 +207,10 @@ final class PostgresRowCache {
     /// The dirty rows of `entity`, in no particular order (``PostgresImportRows/send(_:)`` sorts
     /// them), as they are before this marks them as handed over (the server's copy is the
     /// cache's): the rows the server lacks (`inserted`) and those it holds an older copy of
-    /// (`updated`). With `keepingNewStubs`, stubs the server lacks are
-    /// left out, to wait among the entity's `waiting` rows: a record met later may fill one in,
-    /// and then it goes to the server once, whole, rather than as a stub and an update. Without,
-    /// the waiting stubs are taken too.
+    /// (`updated`). With `keepingNewStubs`, stubs the server lacks are left out, to wait among
+    /// the entity's `waiting` rows: a record met later may fill one in, and then it goes to the
+    /// server once, whole, rather than as a stub and an update. Without, the waiting stubs are
+    /// taken too.
     func takeDirtyRows(
         _ entity: EntityRows, keepingNewStubs: Bool
     ) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
