@@ -38,12 +38,18 @@ final class PostgresRowCache {
         /// Rows by primary key (keyed entities whose key is not the row id), and keys known to
         /// have no row.
         @exclusivity(unchecked) var keys: [[StoredValue]: Int64] = [:]
-        /// The rows that are dirty, so a hand-over finds them without reading every row.
-        @exclusivity(unchecked) var dirty: Set<Int64> = []
+        /// The rows that became dirty since the last hand-over, so that a hand-over finds them
+        /// without reading every row: in the order they did, and possibly again or no longer
+        /// dirty (a row is listed when it becomes dirty, not unlisted when it stops being so;
+        /// ``PostgresRowCache/takeDirtyRows(_:keepingNewStubs:)`` skips those by their flags).
+        /// A list rather than a set: appending costs no hashing, and most rows become dirty
+        /// once, when they are inserted.
+        @exclusivity(unchecked) var dirty: [Int64] = []
         /// Dirty stubs left out of hand-overs until a record changes them (then they are
         /// `dirty` again) or a hand-over takes every write: kept apart, so that a hand-over
-        /// per batch does not go through them all again.
-        @exclusivity(unchecked) var waiting: Set<Int64> = []
+        /// per batch does not go through them all again. Listed like `dirty`: a row set anew
+        /// waits no more, whether or not it is still listed here.
+        @exclusivity(unchecked) var waiting: [Int64] = []
         /// Keys known to have no row; by row id where the key is the row id.
         @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
         @exclusivity(unchecked) fileprivate(set) var absentIDs: Set<Int64> = []
@@ -94,8 +100,9 @@ final class PostgresRowCache {
         /// The entity of the sources (the forward side).
         let source: EntityPlan
         @exclusivity(unchecked) var lists: [Int64: LinkList] = [:]
-        /// The sources whose lists are dirty.
-        @exclusivity(unchecked) var dirty: Set<Int64> = []
+        /// The sources whose lists became dirty since the last hand-over, listed as the rows
+        /// of ``EntityRows/dirty`` are.
+        @exclusivity(unchecked) var dirty: [Int64] = []
         /// The sources of cached lists linking to each target: made when first asked for (see
         /// ``PostgresRowCache/sources(_:linkingTo:)``), kept up to date from then on. Most link
         /// tables are read from their sources' side only, and never need it.
@@ -168,14 +175,8 @@ final class PostgresRowCache {
         // One lookup of `id` for the old row and the new.
         let old = row.map { entity.rows.updateValue($0, forKey: id) } ?? entity.rows.removeValue(forKey: id)
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
-        let wasWaiting = old?.isWaiting == true
-        if wasWaiting { entity.waiting.remove(id) }
-        let wasInDirty = old?.isDirty == true && !wasWaiting
-        if row?.isDirty == true {
-            if !wasInDirty { entity.dirty.insert(id) }
-        } else if wasInDirty {
-            entity.dirty.remove(id)
-        }
+        // Listed when it becomes dirty: a row dirty already (and not waiting) is listed.
+        if row?.isDirty == true, old?.isDirty != true || old?.isWaiting == true { entity.dirty.append(id) }
         // A row's key never changes: only a row coming or going moves in the key index.
         if (old == nil) != (row == nil) {
             size += row == nil ? -1 : 1
@@ -216,13 +217,16 @@ final class PostgresRowCache {
     ) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
         var inserted: [(id: Int64, row: Row)] = []
         var updated: [(id: Int64, row: Row)] = []
-        for id in keepingNewStubs || entity.waiting.isEmpty ? entity.dirty : entity.dirty.union(entity.waiting) {
+        for id in keepingNewStubs || entity.waiting.isEmpty ? entity.dirty : entity.dirty + entity.waiting {
             // Changed in place, found once: only the row's flags change, so its arrays are
-            // shared, not copied.
-            let index = entity.rows.index(forKey: id)!
+            // shared, not copied. Rows listed again or no longer dirty are passed over (a
+            // waiting row is dirty: only a full hand-over finds it here).
+            guard let index = entity.rows.index(forKey: id), entity.rows.values[index].isDirty,
+                !entity.rows.values[index].isWaiting || !keepingNewStubs
+            else { continue }
             if keepingNewStubs, entity.rows.values[index].isStub && !entity.rows.values[index].isStored {
                 entity.rows.values[index].isWaiting = true
-                entity.waiting.insert(id)
+                entity.waiting.append(id)
                 continue
             }
             // A full hand-over takes the waiting stubs too.
@@ -276,12 +280,7 @@ final class PostgresRowCache {
         let old = list.map { table.lists.updateValue($0, forKey: source) } ?? table.lists.removeValue(forKey: source)
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
         size += (list == nil ? 0 : 1) - (old == nil ? 0 : 1)
-        let wasDirty = old?.isDirty == true
-        if list?.isDirty == true {
-            if !wasDirty { table.dirty.insert(source) }
-        } else if wasDirty {
-            table.dirty.remove(source)
-        }
+        if list?.isDirty == true, old?.isDirty != true { table.dirty.append(source) }
         if table.sourcesByTarget != nil { moveTargets(table, source, from: old?.targets ?? [], to: list?.targets ?? []) }
     }
 
@@ -301,7 +300,7 @@ final class PostgresRowCache {
             return changed
         }(&table.lists[source]!)
         guard changed != 0 else { return 0 }
-        if !wasDirty { table.dirty.insert(source) }
+        if !wasDirty { table.dirty.append(source) }
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
         if table.sourcesByTarget != nil { moveTargets(table, source, from: old!.targets, to: table.lists[source]!.targets) }
         return changed
@@ -331,6 +330,8 @@ final class PostgresRowCache {
         var taken: [(source: Int64, list: LinkList)] = []
         taken.reserveCapacity(table.dirty.count)
         for source in table.dirty {
+            // Lists listed again or no longer dirty are passed over.
+            guard table.lists[source]?.isDirty == true else { continue }
             let list = Self.handOver(&table.lists[source]!)
             if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
             taken.append((source, list))
