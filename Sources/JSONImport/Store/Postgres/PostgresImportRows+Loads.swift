@@ -75,7 +75,7 @@ extension PostgresImportRows {
     // MARK: Reading what the cache misses
 
     func load(_ rows: PostgresRowCache.EntityRows, id: Int64) throws(StoreError) {
-        guard rows.rows[id] == nil else { return }
+        guard !rows.holds(id) else { return }
         try run(idLoad(rows, ids: [id]))
     }
 
@@ -169,7 +169,7 @@ extension PostgresImportRows {
     func listLoad(_ table: PostgresRowCache.LinkTable, sources: [Int64]) -> Load? {
         let owners = cache.rows(table.source)
         var needed = Set<Int64>()
-        for source in sources where table.lists[source] == nil {
+        for source in sources where !table.holds(source) {
             if let row = owners.rows[source], !row.isStored {
                 cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
             } else {
@@ -272,7 +272,7 @@ extension PostgresImportRows {
         _ lists: [Int64: PostgresRowCache.LinkList], sources: Set<Int64>, into table: PostgresRowCache.LinkTable,
         _ cache: PostgresRowCache
     ) {
-        for source in sources where table.lists[source] == nil {
+        for source in sources where !table.holds(source) {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
         }
     }

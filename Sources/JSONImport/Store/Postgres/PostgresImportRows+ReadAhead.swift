@@ -124,7 +124,7 @@ extension PostgresImportRows {
             let rows = cache.rows(entity)
             let ids = entityKeys.compactMap { key -> Int64? in
                 guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
-                if rows.rows[id] == nil, namesNoRow(key, of: entity) { return nil }
+                if !rows.holds(id), namesNoRow(key, of: entity) { return nil }
                 return linksVisited[entity.index, default: []].insert(id).inserted ? id : nil
             }
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }

@@ -86,7 +86,7 @@ final class PostgresImportRows: ImportRows {
         let rows = cache.rows(entity)
         // A key that is the row id, found without making the cache's form of it.
         if rows.keyIsRowID, case .integer(let id) = key[0] {
-            if rows.rows[id] != nil { return (rows, id) }
+            if rows.holds(id) { return (rows, id) }
             if rows.absentIDs.contains(id) { return nil }
         }
         let stored = cacheKey(key, entity)
@@ -310,7 +310,7 @@ final class PostgresImportRows: ImportRows {
         _ relationship: RelationshipPlan, _ source: Int64, _ body: (inout PostgresRowCache.LinkList) -> Int
     ) throws(StoreError) {
         let table = cache.table(relationship)
-        if table.lists[source] == nil { try loadLists(table, sources: [source]) }
+        if !table.holds(source) { try loadLists(table, sources: [source]) }
         changeCount += cache.changeList(table, source, body)
     }
 

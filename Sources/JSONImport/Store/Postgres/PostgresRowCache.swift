@@ -70,11 +70,17 @@ final class PostgresRowCache {
             completePointees = Array(repeating: [], count: plan.selfColumns.count)
         }
 
-        /// The key index's key of `row`: none for owned rows, nor where the key is the row id
-        /// (``row(forKey:)`` reads `rows` then).
-        func key(of row: Row) -> [StoredValue]? {
-            isOwned || keyIsRowID ? nil : plan.keySlots.map { row.values[$0] }
+        /// Whether rows are found by key in `keys`: not owned rows, nor where the key is the row
+        /// id (``row(forKey:)`` reads `rows` then).
+        var hasKeyIndex: Bool { !isOwned && !keyIsRowID }
+
+        /// The key index's key of `row`.
+        func key(of row: Row) -> [StoredValue] {
+            plan.keySlots.map { row.values[$0] }
         }
+
+        /// Whether the cache holds row `id` (found without copying the row out).
+        func holds(_ id: Int64) -> Bool { rows.index(forKey: id) != nil }
 
         /// The cached rows whose link column `j` points at `pointee`, in row id order.
         func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
@@ -83,7 +89,7 @@ final class PostgresRowCache {
 
         /// The cached row with primary key `key`.
         func row(forKey key: [StoredValue]) -> Int64? {
-            if keyIsRowID, case .integer(let id) = key[0] { return rows[id] == nil ? nil : id }
+            if keyIsRowID, case .integer(let id) = key[0] { return holds(id) ? id : nil }
             return keys[key]
         }
 
@@ -109,6 +115,9 @@ final class PostgresRowCache {
         @exclusivity(unchecked) fileprivate var sourcesByTarget: [Int64: Set<Int64>]?
         /// Targets every source linking to is cached for.
         @exclusivity(unchecked) var completeTargets: Set<Int64> = []
+
+        /// Whether the cache holds the links of `source` (found without copying them out).
+        func holds(_ source: Int64) -> Bool { lists.index(forKey: source) != nil }
 
         init(name: String, index: Int, source: EntityPlan) {
             self.name = name
@@ -168,40 +177,47 @@ final class PostgresRowCache {
     // MARK: Rows
 
     /// Puts `row` (`nil`: forgets it) in place of what the cache holds for `id`.
-    func setRow(_ entity: EntityRows, _ id: Int64, _ row: Row?) {
-        // A row set anew waits no more: if still dirty, it is among the dirty rows.
-        var row = row
-        row?.isWaiting = false
-        // One lookup of `id` for the old row and the new.
-        let old = row.map { entity.rows.updateValue($0, forKey: id) } ?? entity.rows.removeValue(forKey: id)
+    func setRow(_ entity: EntityRows, _ id: Int64, _ row: consuming Row?) {
+        // What is wanted of the new row once it is in place, read before it is moved there.
+        let isPresent = row != nil
+        let isDirty = row?.isDirty == true
+        let columns = entity.pointers.isEmpty ? nil : row?.columns
+        // One lookup of `id` for the old row and the new, which is moved in, not copied. A row
+        // set anew waits no more: if still dirty, it is among the dirty rows.
+        let old: Row?
+        if var new = consume row {
+            new.isWaiting = false
+            old = entity.rows.updateValue(new, forKey: id)
+        } else {
+            old = entity.rows.removeValue(forKey: id)
+        }
         if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, old)) }
         // Listed when it becomes dirty: a row dirty already (and not waiting) is listed.
-        if row?.isDirty == true, old?.isDirty != true || old?.isWaiting == true { entity.dirty.append(id) }
+        if isDirty, old?.isDirty != true || old?.isWaiting == true { entity.dirty.append(id) }
         // A row's key never changes: only a row coming or going moves in the key index.
-        if (old == nil) != (row == nil) {
-            size += row == nil ? -1 : 1
-            if let key = (row ?? old).flatMap(entity.key(of:)) {
-                entity.keys[key] = row == nil ? nil : id
-                if row != nil, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
-            } else if row != nil, entity.keyIsRowID, entity.absentIDs.contains(id) {
+        if (old == nil) == isPresent {
+            size += isPresent ? 1 : -1
+            if entity.hasKeyIndex {
+                let key = entity.key(of: old ?? entity.rows[id]!)
+                entity.keys[key] = isPresent ? id : nil
+                if isPresent, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
+            } else if isPresent, entity.keyIsRowID, entity.absentIDs.contains(id) {
                 setAbsent(entity, [.integer(id)], false)
             }
         }
         for j in entity.pointers.indices {
             let was = old?.columns[j] ?? nil
-            let now = row?.columns[j] ?? nil
+            let now = columns?[j] ?? nil
             guard was != now else { continue }
             if let was, entity.pointers[j][was]?.remove(id) == false { entity.pointers[j][was] = nil }
-            if let now {
-                if entity.pointers[j][now] == nil { entity.pointers[j][now] = .one(id) } else { entity.pointers[j][now]!.insert(id) }
-            }
+            if let now, entity.pointers[j][now]?.insert(id) == nil { entity.pointers[j][now] = .one(id) }
         }
     }
 
     /// Caches a row read from the server, unless the cache knows it already (then its copy
     /// stands: it may hold writes the server has not had).
     func cacheStored(_ entity: EntityRows, _ id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool) {
-        guard entity.rows[id] == nil else { return }
+        guard !entity.holds(id) else { return }
         setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
     }
 
