@@ -15,7 +15,7 @@ extension PostgresImportRows {
     /// after it, only those the cache still lacks (new rows, or rows that moved between
     /// parents), rather than every row twice.
     func prefetch(_ keys: BatchKeys) throws(StoreError) {
-        let batch = try plan(of: keys)
+        let (batch, firstRead) = try plan(of: keys)
         let (keyed, referenced, pointing) = (batch.keyed, batch.referenced, batch.pointing)
         var later = batch.byEntity.filter { pointing.contains($0.0.index) }
         // Per entity (by index): the rows whose link columns' relations are read already, and
@@ -23,7 +23,12 @@ extension PostgresImportRows {
         var visited: [Int: Set<Int64>] = [:]
         var linksVisited: [Int: Set<Int64>] = [:]
         var reached: [Reach] = []
-        try run(firstLoads(batch, linksVisited: &linksVisited, reached: &reached))
+        // The first round trip ran before the batch began, unless the cache was emptied since.
+        if let firstRead, firstRead.generation == cache.generation {
+            (linksVisited, reached) = (firstRead.linksVisited, firstRead.reached)
+        } else {
+            try run(firstLoads(batch, linksVisited: &linksVisited, reached: &reached))
+        }
         func found(_ entity: EntityPlan, _ entityKeys: [[StoredValue]]) -> (EntityPlan, [Int64]) {
             let rows = cache.rows(entity)
             return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
@@ -60,18 +65,29 @@ extension PostgresImportRows {
     func firstReads(of keys: BatchKeys) throws(StoreError) -> [Load] {
         var linksVisited: [Int: Set<Int64>] = [:]
         var reached: [Reach] = []
-        let batch = try plan(of: keys)
-        upcomingPlan = (keys.number, batch)
-        return firstLoads(batch, linksVisited: &linksVisited, reached: &reached)
+        let (batch, _) = try plan(of: keys)
+        let loads = firstLoads(batch, linksVisited: &linksVisited, reached: &reached)
+        upcomingPlan = (keys.number, batch, FirstRead(linksVisited: linksVisited, reached: reached, generation: cache.generation))
+        return loads
     }
 
-    /// The plan of the batch with `keys`: the one made when it was the upcoming batch, if so.
-    private func plan(of keys: BatchKeys) throws(StoreError) -> BatchPlan {
+    /// What a batch's first round trip visited, planned before the batch began: ``prefetch(_:)``
+    /// goes on from there rather than going through the batch's keys again, unless the cache
+    /// was emptied since (its `generation`).
+    struct FirstRead {
+        let linksVisited: [Int: Set<Int64>]
+        let reached: [Reach]
+        let generation: Int
+    }
+
+    /// The plan of the batch with `keys`, and what its first round trip visited: those made when
+    /// it was the upcoming batch, if so.
+    private func plan(of keys: BatchKeys) throws(StoreError) -> (BatchPlan, FirstRead?) {
         defer { upcomingPlan = nil }
-        if let (number, plan) = upcomingPlan, number == keys.number { return plan }
+        if let (number, plan, firstRead) = upcomingPlan, number == keys.number { return (plan, firstRead) }
         let plan = try BatchPlan(self, keys.records, keys.references)
         keysPlanned += plan.byEntity.reduce(0) { $0 + $1.1.count }
-        return plan
+        return (plan, nil)
     }
 
     /// The keys of a batch as the cache holds them, and how they are read.
@@ -152,7 +168,7 @@ extension PostgresImportRows {
     static let prefetchLevels = 8
 
     /// Owned rows a level of reads reaches, found once the reads ran.
-    private enum Reach {
+    enum Reach {
         /// These rows (their ids were in link columns).
         case rows(EntityPlan, [Int64])
         /// The rows whose link column points at `pointees`.

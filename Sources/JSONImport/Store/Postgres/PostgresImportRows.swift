@@ -40,9 +40,9 @@ final class PostgresImportRows: ImportRows {
     /// Statements and `COPY`s sent, each one round trip (a pipeline counts once): what the
     /// tests of the set-based path count.
     var roundTrips = 0
-    /// The plan of the upcoming batch's reads, by the batch's number (see
-    /// ``firstReads(of:)``).
-    var upcomingPlan: (number: Int, plan: BatchPlan)?
+    /// The plan of the upcoming batch's reads, by the batch's number, and what its first
+    /// round trip visited (see ``firstReads(of:)``).
+    var upcomingPlan: (number: Int, plan: BatchPlan, firstRead: FirstRead)?
     /// Round trips of reads that ran on the worker thread, for a batch yet to begin (see
     /// ``beginBatch(_:upcoming:)``).
     var backgroundReads = 0

@@ -145,6 +145,8 @@ final class PostgresRowCache {
     @exclusivity(unchecked) private var scopeMarks: [Int] = []
     /// Rows and lists cached, a measure of the memory held.
     @exclusivity(unchecked) private(set) var size = 0
+    /// How many times the cache was emptied: what was read before it changed is gone.
+    @exclusivity(unchecked) private(set) var generation = 0
 
     /// The rows of `plan`.
     func rows(_ plan: EntityPlan) -> EntityRows {
@@ -410,6 +412,7 @@ final class PostgresRowCache {
         tablesByLink.removeAll()
         journal.removeAll()
         size = 0
+        generation += 1
     }
 
     /// Rows and lists from which ``removeAll()`` frees the cache on a thread of its own.
