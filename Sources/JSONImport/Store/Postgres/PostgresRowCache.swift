@@ -79,7 +79,7 @@ final class PostgresRowCache {
             plan.keySlots.map { row.values[$0] }
         }
 
-        /// Whether the cache holds row `id` (found without copying the row out).
+        /// Whether the cache holds row `id`.
         func holds(_ id: Int64) -> Bool { rows.index(forKey: id) != nil }
 
         /// The cached rows whose link column `j` points at `pointee`, in row id order.
@@ -116,7 +116,7 @@ final class PostgresRowCache {
         /// Targets every source linking to is cached for.
         @exclusivity(unchecked) var completeTargets: Set<Int64> = []
 
-        /// Whether the cache holds the links of `source` (found without copying them out).
+        /// Whether the cache holds the links of `source`.
         func holds(_ source: Int64) -> Bool { lists.index(forKey: source) != nil }
 
         init(name: String, index: Int, source: EntityPlan) {
