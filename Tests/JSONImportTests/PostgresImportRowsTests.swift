@@ -201,9 +201,9 @@ struct PostgresImportRowsTests {
         }
     }
 
-    /// A re-import that sees every row of a table marks the table once, in the metadata table,
-    /// instead of a seen row per row; rows a later import sees get their own, and the others
-    /// keep the mark's time.
+    /// A re-import that sees every row of a table but its stubs marks the table once, in the
+    /// metadata table, instead of a seen row per row; rows a later import sees get their own,
+    /// the others keep the mark's time, and stubs keep the time they were made.
     @Test func anImportThatSeesEveryRowOfATableMarksTheTable() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)
@@ -213,11 +213,17 @@ struct PostgresImportRowsTests {
                 try Dictionary(uniqueKeysWithValues: mappers.postgres.storedRows(entity, "id", "_seen_at").map { ($0[0], $0[1]) })
             }
             let first = try seen("Repo")
+            let firstUsers = try seen("User")
             Thread.sleep(forTimeInterval: 0.01)
             let log = try Self.statementsPrepared(on: connection) { try Self.importBoth(Self.users(12), mappers) }
-            // Every repo, address and tag is in the payload; not every user: followers outside it are stubs.
-            #expect(!log.contains { $0.hasPrefix(#"INSERT INTO "Repo__seen""#) || $0.hasPrefix(#"UPDATE "Repo__seen""#) })
-            #expect(log.contains { $0.hasPrefix(#"INSERT INTO "User__seen""#) })
+            // Every repo, address and tag is in the payload, and every user but the followers
+            // outside it (14, 16, … 36), stubs.
+            for table in ["Repo", "User"] {
+                #expect(!log.contains { $0.hasPrefix(#"INSERT INTO "\#(table)__seen""#) || $0.hasPrefix(#"UPDATE "\#(table)__seen""#) })
+            }
+            let users = try seen("User")
+            #expect(users[.integer(1)]!.number! > firstUsers[.integer(1)]!.number!)
+            #expect(users[.integer(14)] == firstUsers[.integer(14)])
             let second = try seen("Repo")
             #expect(Set(second.values).count == 1)
             #expect(second[.integer(10)]!.number! > first[.integer(10)]!.number!)

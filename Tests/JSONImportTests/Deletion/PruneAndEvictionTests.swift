@@ -83,6 +83,23 @@ import Testing
         #expect(try mapper.rowCount("Log") == 1)
     }
 
+    /// A re-import of every record: the stubs, which no record is for (a follower, a tag named by
+    /// its key alone), keep the time they were made and are evicted; every row a record was
+    /// seen for is kept.
+    @Test func stubsAreEvictedWhileTheRowsSeenAgainAreKept() throws {
+        let mapper = try makeMapper(yaml)
+        let json = #"[{"id": 1, "follower_ids": [9], "repos": [{"id": 5, "name": "x", "tags": ["a"]}]}, {"id": 2}]"#
+        try mapper.importJSON(json, as: "User")
+        for entity in ["User", "Repo", "Tag"] { try mapper.rewriteTimestamp("_seen_at", of: entity, .movedBack(7200)) }
+        try mapper.importJSON(json, as: "User")
+        let report = try mapper.clean(olderThan: 3600)
+        #expect(report.counts(for: "User").list == [0, 1, 0, 1])
+        #expect(report.counts(for: "Tag").deleted == 1)
+        #expect(try mapper.texts("User", "id").sorted() == ["1", "2"])
+        #expect(try mapper.texts("Repo", "id") == ["5"])
+        #expect(try mapper.rowCount("Tag") == 0)
+    }
+
     @Test func evictionOnlyInTheGivenEntities() throws {
         let mapper = try makeMapper(yaml)
         try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}]"#, as: "User")

@@ -9,8 +9,14 @@ extension PostgresEngine {
         guard !rows.isEmpty else { return }
         if column == Store.Timestamp.seenAt.rawValue {
             guard entity.spec.tenantAttribute == nil else { return try markSeen(entity, rows: rows, at: value) }
-            if pendingSeen[entity.index]?.transaction != transactionNumber { pendingSeen[entity.index] = (transactionNumber, []) }
+            if pendingSeen[entity.index]?.transaction != transactionNumber { pendingSeen[entity.index] = (transactionNumber, [], []) }
             pendingSeen[entity.index]!.chunks.append(rows)
+            // A stub now is a stub or a row written since at the end: one the cache does not
+            // hold may be one.
+            if !entity.spec.isOwned {
+                let cached = rowPath.cache.rows(entity)
+                pendingSeen[entity.index]!.stubs.formUnion(rows.lazy.filter { cached.rows[$0]?.isStub ?? true })
+            }
             return
         }
         let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
@@ -20,26 +26,34 @@ extension PostgresEngine {
     }
 
     /// The rows of `entity` an import saw get `_seen_at` `time`: when they are every row of its
-    /// table but those the import wrote itself (whose own `_seen_at` is `time`), as in a sync of
-    /// a whole data set, one mark in the metadata table says so for the table (``seenMark(of:)``)
-    /// instead of a seen row each; otherwise each gets its seen row. Whether they are every row
-    /// is asked only when the table's size as the planner knows it is not far above theirs, by
-    /// an anti-join over the table.
+    /// table but those the import wrote itself (whose own `_seen_at` is `time`) and stubs, as in
+    /// a sync of a whole data set, one mark in the metadata table says so for the table
+    /// (``seenMark(of:alias:)``) instead of a seen row each, and only the stubs it saw (a stub
+    /// is seen where a record names it without making it more than a stub) get their seen
+    /// rows; otherwise each row gets its seen row. Whether they are every row is asked by an anti-join
+    /// over the table, which stops at the first row not seen; for an entity without stubs, only
+    /// when the table's size as the planner knows it is not far above theirs (the planner's
+    /// size of a table with stubs counts them too).
     func finishSeen(of entity: EntityPlan, at time: StoredValue) throws(StoreError) {
         guard let pending = pendingSeen.removeValue(forKey: entity.index), pending.transaction == transactionNumber else { return }
         let rows = pending.chunks.joined()
         let meta = quote(StorageSchema.metadataTable)
-        let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1)"
+        let hasStubs = !entity.spec.isOwned
+        let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1) <= $4 AND "
         // A row older than the import and not among its rows was not seen (nor was one without
         // a time, from before the entity kept timestamps).
-        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true) "
-            + "AND NOT EXISTS (SELECT 1 FROM unnest($4::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
+        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true)\(hasStubs ? " AND NOT r.\"_stub\"" : "") "
+            + "AND NOT EXISTS (SELECT 1 FROM unnest($3::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
         let marked = try connection.run(
             "INSERT INTO \(meta) (\"key\", \"value\") SELECT $1::text, "
                 + "to_char($2::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') "
-                + "WHERE \(size) <= $3 AND NOT EXISTS (\(unseen)) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
-            [.text(Self.seenMarkKey(entity.spec)), time, .real(Double(rows.count) * 1.2), Self.array(rows)])
-        guard marked == 0 else { return }
+                + "WHERE \(hasStubs ? "" : size)NOT EXISTS (\(unseen)) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
+            [.text(Self.seenMarkKey(entity.spec)), time, Self.array(rows)] + (hasStubs ? [] : [.real(Double(rows.count) * 1.2)]))
+        guard marked == 0 else {
+            // The mark is not a stub's: the stubs seen get their seen rows.
+            if !pending.stubs.isEmpty { try markSeen(entity, rows: Array(pending.stubs), at: time) }
+            return
+        }
         for chunk in pending.chunks { try markSeen(entity, rows: chunk, at: time) }
     }
 
@@ -80,13 +94,15 @@ extension PostgresEngine {
     /// mark (see ``finishSeen(of:at:)``). A row inserted after the mark has its own, later time.
     static func seenAt(_ entity: EntitySpec, alias: String) -> String {
         "greatest(\(alias).\"_seen_at\", (SELECT s.\"_seen_at\" FROM \(quote(StorageSchema.seenTable(of: entity.table))) AS s "
-            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))\(tenantJoin(entity, "s", alias)))\(seenMark(of: entity)))"
+            + "WHERE s.\"_id\" = \(alias).\(quote(entity.rowIDColumn))\(tenantJoin(entity, "s", alias)))\(seenMark(of: entity, alias: alias)))"
     }
 
-    /// `, (the table's mark)` for an entity without distribution, or nothing.
-    static func seenMark(of entity: EntitySpec) -> String {
+    /// `, (the table's mark)` for an entity without distribution, or nothing. The mark is not a
+    /// stub's: a stub keeps the time it was made (a stub filled in since has its own, later).
+    static func seenMark(of entity: EntitySpec, alias: String) -> String {
         guard entity.tenantAttribute == nil else { return "" }
-        return ", (SELECT m.\"value\"::timestamptz FROM \(quote(StorageSchema.metadataTable)) AS m "
+        let mark = "(SELECT m.\"value\"::timestamptz FROM \(quote(StorageSchema.metadataTable)) AS m "
             + "WHERE m.\"key\" = '\(literal(seenMarkKey(entity)))')"
+        return entity.isOwned ? ", \(mark)" : ", CASE WHEN \(alias).\"_stub\" THEN NULL ELSE \(mark) END"
     }
 }
