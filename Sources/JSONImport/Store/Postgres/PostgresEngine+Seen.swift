@@ -11,8 +11,8 @@ extension PostgresEngine {
             guard entity.spec.tenantAttribute == nil else { return try markSeen(entity, rows: rows, at: value) }
             if pendingSeen[entity.index]?.transaction != transactionNumber { pendingSeen[entity.index] = (transactionNumber, [], []) }
             pendingSeen[entity.index]!.chunks.append(rows)
-            // A stub now is a stub or a row written since at the end: one the cache does not
-            // hold may be one.
+            // The stubs among them, for a mark, which leaves stubs out (a row the cache no
+            // longer holds may be one; a stub filled in later has its own time, the import's).
             if !entity.spec.isOwned {
                 let cached = rowPath.cache.rows(entity)
                 pendingSeen[entity.index]!.stubs.formUnion(rows.lazy.filter { cached.rows[$0]?.isStub ?? true })
@@ -28,12 +28,12 @@ extension PostgresEngine {
     /// The rows of `entity` an import saw get `_seen_at` `time`: when they are every row of its
     /// table but those the import wrote itself (whose own `_seen_at` is `time`) and stubs, as in
     /// a sync of a whole data set, one mark in the metadata table says so for the table
-    /// (``seenMark(of:alias:)``) instead of a seen row each, and only the stubs it saw (a stub
-    /// is seen where a record names it without making it more than a stub) get their seen
-    /// rows; otherwise each row gets its seen row. Whether they are every row is asked by an anti-join
-    /// over the table, which stops at the first row not seen; for an entity without stubs, only
-    /// when the table's size as the planner knows it is not far above theirs (the planner's
-    /// size of a table with stubs counts them too).
+    /// (``seenMark(of:alias:)``) instead of a seen row each, and only the stubs it saw (a `304`
+    /// page sees the rows its stored records reach) get their seen rows; otherwise each row
+    /// gets its seen row. Whether they are every row is asked by an anti-join over the table,
+    /// which stops at the first row not seen; for owned rows, which have no stubs, only when the
+    /// table's size as the planner knows it is not far above theirs (the planner's size of a
+    /// table with stubs counts them too).
     func finishSeen(of entity: EntityPlan, at time: StoredValue) throws(StoreError) {
         guard let pending = pendingSeen.removeValue(forKey: entity.index), pending.transaction == transactionNumber else { return }
         let rows = pending.chunks.joined()
@@ -42,7 +42,8 @@ extension PostgresEngine {
         let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1) <= $4 AND "
         // A row older than the import and not among its rows was not seen (nor was one without
         // a time, from before the entity kept timestamps).
-        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true)\(hasStubs ? " AND NOT r.\"_stub\"" : "") "
+        let notStub = hasStubs ? " AND NOT r.\"_stub\"" : ""
+        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true)\(notStub) "
             + "AND NOT EXISTS (SELECT 1 FROM unnest($3::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
         let marked = try connection.run(
             "INSERT INTO \(meta) (\"key\", \"value\") SELECT $1::text, "
