@@ -36,9 +36,9 @@ final class PostgresEngine {
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
     /// Per entity (by index) without distribution: the rows an import saw, in the chunks they
-    /// came in until ``finishSeen(of:at:)``, those of them that may be stubs, and the
-    /// transaction (by number) they came in.
-    var pendingSeen: [Int: (transaction: Int, chunks: [[Int64]], stubs: Set<Int64>)] = [:]
+    /// came in until ``finishSeen(of:at:)``, the transaction (by number) they came in, and
+    /// whether stubs may be among them.
+    var pendingSeen: [Int: (transaction: Int, chunks: [[Int64]], mayHoldStubs: Bool)] = [:]
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }
