@@ -73,25 +73,17 @@ extension PostgresEngine {
     private func markSeen(_ entity: EntityPlan, rows: [Int64], at time: StoredValue, stubsOnly: Bool = false) throws(StoreError) {
         let seen = quote(StorageSchema.seenTable(of: entity.spec.table))
         let ids = Self.array(rows)
-        if stubsOnly {
-            let stubs = "\(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[]) AND r.\"_stub\""
-            try connection.run("UPDATE \(seen) AS s SET \"_seen_at\" = $1 FROM \(stubs) AND s.\"_id\" = r.\(entity.rowID)", [time, ids])
-            try connection.run(
-                "INSERT INTO \(seen) (\"_id\", \"_seen_at\") SELECT r.\(entity.rowID), $1 FROM \(stubs) "
-                    + "AND NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = r.\(entity.rowID))",
-                [time, ids])
-            return
-        }
-        if let name = entity.spec.tenantAttribute.map(quote), entity.spec.tenantAttribute != entity.spec.rowIDColumn {
-            // A seen row takes its tenant from the row it is of.
+        // Seen rows made from their rows: to take each row's tenant, or to keep to the stubs.
+        let tenantColumn = entity.spec.tenantAttribute.flatMap { $0 == entity.spec.rowIDColumn ? nil : quote($0) }
+        if tenantColumn != nil || stubsOnly {
             let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
-            let ofRows = "\(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)"
+            let ofRows = "\(entity.table) AS r WHERE r.\(entity.rowID) = ANY($2::int8[])\(stubsOnly ? " AND r.\"_stub\"" : "")\(tenant.sql)"
+            let (named, taken, matched) = tenantColumn.map { ("\($0), ", "r.\($0), ", " AND s.\($0) = r.\($0)") } ?? ("", "", "")
+            let match = "s.\"_id\" = r.\(entity.rowID)\(matched)"
+            try connection.run("UPDATE \(seen) AS s SET \"_seen_at\" = $1 FROM \(ofRows) AND \(match)", [time, ids] + tenant.parameters)
             try connection.run(
-                "UPDATE \(seen) AS s SET \"_seen_at\" = $1 FROM \(ofRows) AND s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name)",
-                [time, ids] + tenant.parameters)
-            try connection.run(
-                "INSERT INTO \(seen) (\(name), \"_id\", \"_seen_at\") SELECT r.\(name), r.\(entity.rowID), $1 FROM \(ofRows) "
-                    + "AND NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE s.\"_id\" = r.\(entity.rowID) AND s.\(name) = r.\(name))",
+                "INSERT INTO \(seen) (\(named)\"_id\", \"_seen_at\") SELECT \(taken)r.\(entity.rowID), $1 FROM \(ofRows) "
+                    + "AND NOT EXISTS (SELECT 1 FROM \(seen) AS s WHERE \(match))",
                 [time, ids] + tenant.parameters)
             return
         }

@@ -84,14 +84,17 @@ final class PostgresImportRows: ImportRows {
     /// The cached row with `key`, read from the server when the cache does not know the key.
     private func cachedRow(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> (PostgresRowCache.EntityRows, Int64)? {
         let rows = cache.rows(entity)
-        // A key that is the row id, found without making the cache's form of it.
+        let stored: [StoredValue]
         if rows.keyIsRowID, case .integer(let id) = key[0] {
+            // A key that is the row id, found without making the cache's form of it.
             if rows.holds(id) { return (rows, id) }
             if rows.absentIDs.contains(id) { return nil }
+            stored = cacheKey(key, entity)
+        } else {
+            stored = cacheKey(key, entity)
+            if let id = rows.row(forKey: stored) { return (rows, id) }
+            if rows.isAbsent(stored) { return nil }
         }
-        let stored = cacheKey(key, entity)
-        if let id = rows.row(forKey: stored) { return (rows, id) }
-        if rows.isAbsent(stored) { return nil }
         if namesNoRow(stored, of: entity) { return nil }
         try load(rows, keys: [stored])
         return rows.row(forKey: stored).map { (rows, $0) }
