@@ -201,6 +201,24 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A fresh import hands its writes over while the importer goes on through the batches
+    /// after them: batches begin without waiting for the hand-over, which the importer waits
+    /// for only when the connection is needed. The stores end as SQLite's, after the fresh
+    /// import and after a re-import that changes a third of the users.
+    @Test func aHandOverRunsOnThroughTheBatchesAfterIt() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            var options = ImportOptions.default
+            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            rows.handOverSize = 300
+            let report = try Self.importBoth(Self.users(600), mappers, options: options)
+            #expect(report.counts(for: "User").inserted > 600, "users and follower stubs inserted")
+            #expect(rows.batchesBegunDuringHandOver > 0)
+            try Self.importBoth(Self.users(600, round: 1), mappers, options: options)
+        }
+    }
+
     /// A re-import that sees every row of a table but its stubs marks the table once, in the
     /// metadata table, instead of a seen row per row; rows a later import sees get their own,
     /// the others keep the mark's time, and stubs keep the time they were made.

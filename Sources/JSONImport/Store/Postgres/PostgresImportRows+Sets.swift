@@ -5,9 +5,6 @@ import Foundation
 extension PostgresImportRows {
     var readsAhead: Bool { true }
 
-    /// Rows and links written past which a batch's writes go to the server.
-    static let handOverSize = 2_000
-
     // MARK: Handing over
 
     /// The writes of one hand-over, taken from the cache: statements and rows to copy, in the
@@ -44,28 +41,39 @@ extension PostgresImportRows {
     }
 
     /// The records of the last batch are imported: reads ahead for the next batch (see
-    /// ``prefetch(_:)``), then has the last batch's writes go to the server on a
-    /// worker thread while the importer goes on with the next, followed by the first round
-    /// trip of reads for the batch after it, `upcoming` (see ``firstReads(of:)``), applied to
-    /// the cache once the worker is done. Past the cache's budget, the writes go first and the
-    /// cache is emptied (unless a scope around the import needs it to undo itself).
+    /// ``prefetch(_:)``), then, once ``handOverSize`` rows and links are written since the
+    /// last hand-over, has the writes go to the server on a worker thread while the importer
+    /// goes on, followed by the first round trip of reads for the batch after it, `upcoming`
+    /// (see ``firstReads(of:)``), applied to the cache once the worker is done. A hand-over
+    /// without reads may run through several batches: it is waited for when the connection is
+    /// needed next. Past the cache's budget, the writes go first and the cache is emptied
+    /// (unless a scope around the import needs it to undo itself).
     ///
     /// Reads that run before the importer's writes reach the server are what a batch's reads
     /// always are: the writes of the batch before it are still in the cache when they run, and
     /// the cache's rows and lists stand over what a read brings (see
     /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
     func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {
+        // The reads in the background are this batch's first round trip; a hand-over alone
+        // goes on while the importer does, until the connection is needed.
+        if let background {
+            if background.reads.isEmpty { batchesBegunDuringHandOver += 1 } else { try finishBackgroundHandOver() }
+        }
         try keepWithinBudget()
         try prefetch(batch)
         var handOver: HandOver?
         // Small batches (a line of JSON Lines) pile up their writes first.
-        if changeCount - changesHandedOver >= Self.handOverSize, let taken = takeHandOver(keepingNewStubs: true) {
-            handOver = taken
-            changesHandedOver = changeCount
-            try engine.openScopesOnServer()
+        if changeCount - changesHandedOver >= handOverSize {
+            try finishBackgroundHandOver()
+            if let taken = takeHandOver(keepingNewStubs: true) {
+                handOver = taken
+                changesHandedOver = changeCount
+                try engine.openScopesOnServer()
+            }
         }
         let reads = try upcoming.map(firstReads) ?? []
         guard handOver != nil || !reads.isEmpty else { return }
+        try finishBackgroundHandOver()
         if !reads.isEmpty {
             roundTrips += 1
             backgroundReads += 1
@@ -84,7 +92,6 @@ extension PostgresImportRows {
     /// Past the cache's budget, hands the writes over and empties the cache (unless a scope
     /// needs it to undo itself), after the hand-over running in the background, if any.
     private func keepWithinBudget() throws(StoreError) {
-        try finishBackgroundHandOver()
         guard cache.size > cacheBudget && !cache.hasOpenScope else { return }
         try handOver()
         rememberInsertedKeys()

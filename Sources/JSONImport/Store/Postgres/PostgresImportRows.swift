@@ -34,6 +34,12 @@ final class PostgresImportRows: ImportRows {
     private(set) var changeCount = 0
     /// `changeCount` when writes last went to the server in the background.
     var changesHandedOver = 0
+    /// Rows and links written past which a batch's writes go to the server (the tests set a
+    /// small one). Each hand-over is a `COPY` per table, whose fixed cost on the server
+    /// (about 1 ms for a thousand rows, in slots it makes) a larger one spreads; a smaller one
+    /// leaves less for the end of the import, and shares fewer of the cache's arrays with the
+    /// hand-over in flight, which a record changing them then copies.
+    var handOverSize = 20_000
     /// Rows and lists the cache holds past which a batch's writes are handed over and the
     /// cache emptied (the tests set a small one).
     var cacheBudget = 1_000_000
@@ -46,6 +52,8 @@ final class PostgresImportRows: ImportRows {
     /// Round trips of reads that ran on the worker thread, for a batch yet to begin (see
     /// ``beginBatch(_:upcoming:)``).
     var backgroundReads = 0
+    /// Batches begun while a hand-over ran on the worker thread, not waited for.
+    var batchesBegunDuringHandOver = 0
     /// Keys of records and references the read-ahead planned for, each once per batch (see
     /// ``readsAhead(keysOf:)``): what the tests of the read-ahead count.
     var keysPlanned = 0
