@@ -53,8 +53,10 @@ final class PostgresRowCache {
         /// Keys known to have no row; by row id where the key is the row id.
         @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
         @exclusivity(unchecked) fileprivate(set) var absentIDs: Set<Int64> = []
-        /// Per link column: the cached rows pointing at each row.
-        @exclusivity(unchecked) fileprivate(set) var pointers: [[Int64: RowSet]]
+        /// Per link column: the cached rows pointing at each row. Made when first asked for (see
+        /// ``rows(pointingAt:column:)``), kept up to date from then on: a fresh import, whose
+        /// new rows point at rows no one asks about, never makes it.
+        @exclusivity(unchecked) fileprivate(set) var pointers: [[Int64: RowSet]?]
         /// Per link column: the rows every row pointing at is cached for.
         @exclusivity(unchecked) var completePointees: [Set<Int64>]
 
@@ -66,7 +68,7 @@ final class PostgresRowCache {
             self.plan = plan
             isOwned = plan.spec.isOwned
             keyIsRowID = plan.keyIsRowID
-            pointers = Array(repeating: [:], count: plan.selfColumns.count)
+            pointers = Array(repeating: nil, count: plan.selfColumns.count)
             completePointees = Array(repeating: [], count: plan.selfColumns.count)
         }
 
@@ -84,7 +86,15 @@ final class PostgresRowCache {
 
         /// The cached rows whose link column `j` points at `pointee`, in row id order.
         func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
-            pointers[j][pointee]?.sorted ?? []
+            if pointers[j] == nil {
+                var index: [Int64: RowSet] = [:]
+                for (id, row) in rows {
+                    guard let target = row.columns[j] else { continue }
+                    if index[target]?.insert(id) == nil { index[target] = .one(id) }
+                }
+                pointers[j] = index
+            }
+            return pointers[j]![pointee]?.sorted ?? []
         }
 
         /// The cached row with primary key `key`.
@@ -183,7 +193,7 @@ final class PostgresRowCache {
         // What is wanted of the new row once it is in place, read before it is moved there.
         let isPresent = row != nil
         let isDirty = row?.isDirty == true
-        let columns = entity.pointers.isEmpty ? nil : row?.columns
+        let columns = entity.pointers.allSatisfy({ $0 == nil }) ? nil : row?.columns
         // One lookup of `id` for the old row and the new, which is moved in, not copied. A row
         // set anew waits no more: if still dirty, it is among the dirty rows.
         let old: Row?
@@ -207,12 +217,12 @@ final class PostgresRowCache {
                 setAbsent(entity, [.integer(id)], false)
             }
         }
-        for j in entity.pointers.indices {
+        for j in entity.pointers.indices where entity.pointers[j] != nil {
             let was = old?.columns[j] ?? nil
             let now = columns?[j] ?? nil
             guard was != now else { continue }
-            if let was, entity.pointers[j][was]?.remove(id) == false { entity.pointers[j][was] = nil }
-            if let now, entity.pointers[j][now]?.insert(id) == nil { entity.pointers[j][now] = .one(id) }
+            if let was, entity.pointers[j]![was]?.remove(id) == false { entity.pointers[j]![was] = nil }
+            if let now, entity.pointers[j]![now]?.insert(id) == nil { entity.pointers[j]![now] = .one(id) }
         }
     }
 
