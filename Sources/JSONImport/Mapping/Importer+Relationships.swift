@@ -304,15 +304,11 @@ extension Importer {
         case .linkTable(_, true):
             if isAppend {
                 let start = try rows.nextPosition(relationship, source: row)
-                for (i, target) in added.enumerated() {
-                    try rows.insertLink(relationship, source: row, target: target, position: start + Int64(i))
-                }
+                try rows.insertLinks(relationship, source: row, targets: added, from: start)
                 countInsertedLinks(relationship, added.count)
             } else {
                 if !current.isEmpty { try rows.deleteLinks(relationship, source: row) }
-                for (i, target) in targets.enumerated() {
-                    try rows.insertLink(relationship, source: row, target: target, position: Int64(i))
-                }
+                try rows.insertLinks(relationship, source: row, targets: targets, from: 0)
                 countInsertedLinks(relationship, targets.count)
             }
         case .linkTable(_, false):

@@ -67,6 +67,10 @@ protocol ImportRows: AnyObject {
     /// A link table: adds the link from `source` to `target` at `position`.
     func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError)
 
+    /// A link table: adds the links from `source` to each of `targets`, at `position` and the
+    /// positions after it (see ``insertLink(_:source:target:position:)``).
+    func insertLinks(_ relationship: RelationshipPlan, source: Int64, targets: [Int64], from position: Int64) throws(StoreError)
+
     /// A link table: removes every link of `source`.
     func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError)
 
@@ -132,4 +136,12 @@ struct BatchKeys {
     var records: [(EntityPlan, [[StoredValue]])]
     /// Per relationship: the keys its references name.
     var references: [(RelationshipPlan, [[StoredValue]])]
+}
+
+extension ImportRows {
+    func insertLinks(_ relationship: RelationshipPlan, source: Int64, targets: [Int64], from position: Int64) throws(StoreError) {
+        for (i, target) in targets.enumerated() {
+            try insertLink(relationship, source: source, target: target, position: position + Int64(i))
+        }
+    }
 }

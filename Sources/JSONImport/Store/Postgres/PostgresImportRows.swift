@@ -307,6 +307,15 @@ final class PostgresImportRows: ImportRows {
         }
     }
 
+    /// One change of the source's list for all its new links.
+    func insertLinks(_ relationship: RelationshipPlan, source: Int64, targets: [Int64], from position: Int64) throws(StoreError) {
+        guard !targets.isEmpty else { return }
+        try changeList(relationship, source) { list in
+            for (i, target) in targets.enumerated() { list.insert(target, at: position + Int64(i)) }
+            return targets.count
+        }
+    }
+
     func deleteLinks(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) {
         try changeList(relationship, source) { list in list.removeAll() }
     }
