@@ -34,7 +34,7 @@ extension PostgresImportRows {
     /// `entity`'s table, known without reading: the table was empty when the transaction first
     /// looked, and the transaction did not insert the key.
     func namesNoRow(_ key: [StoredValue], of entity: EntityPlan) -> Bool {
-        keysInserted(into: entity).map { !$0.contains(key) } ?? false
+        keysInserted(into: entity).map { $0.isEmpty || !$0.contains(key) } ?? false
     }
 
     /// `false` for a table that was empty when the transaction first looked, while the cache

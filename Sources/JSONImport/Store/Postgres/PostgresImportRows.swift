@@ -97,6 +97,8 @@ final class PostgresImportRows: ImportRows {
             // A key that is the row id, found without making the cache's form of it.
             if rows.holds(id) { return (rows, id) }
             if rows.absentIDs.contains(id) { return nil }
+            // Into a table that was empty, whose rows the cache all holds: a row of a fresh import.
+            if keysInserted(into: entity)?.isEmpty == true { return nil }
             stored = cacheKey(key, entity)
         } else {
             stored = cacheKey(key, entity)
@@ -156,8 +158,10 @@ final class PostgresImportRows: ImportRows {
         let id: Int64
         if rows.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
         var row = PostgresRowCache.Row(
-            values: entity.attributes.enumerated().map { i, attribute in
-                Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
+            // Over the indices, so that the array is made at its size rather than grown.
+            values: entity.attributes.indices.map { i in
+                let attribute = entity.attributes[i]
+                return Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
             },
             columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, insertedAt: now)

@@ -44,7 +44,7 @@ final class PostgresResult {
         var rows: [[StoredValue]] = []
         rows.reserveCapacity(rowCount)
         for row in 0..<Int32(rowCount) {
-            rows.append(types.enumerated().map { column, type in value(row: row, column: Int32(column), type: type) })
+            rows.append(types.indices.map { column in value(row: row, column: Int32(column), type: types[column]) })
         }
         return rows
     }

@@ -245,6 +245,8 @@ final class PostgresRowCache {
     ) -> (inserted: [(id: Int64, row: Row)], updated: [(id: Int64, row: Row)]) {
         var inserted: [(id: Int64, row: Row)] = []
         var updated: [(id: Int64, row: Row)] = []
+        // Most rows listed are new rows of a fresh import.
+        inserted.reserveCapacity(entity.dirty.count)
         for id in keepingNewStubs || entity.waiting.isEmpty ? entity.dirty : entity.dirty + entity.waiting {
             // Changed in place, found once: only the row's flags change, so its arrays are
             // shared, not copied. Rows listed again or no longer dirty are passed over (a
