@@ -17,8 +17,11 @@ extension Importer {
 
     /// The keys `records` (root records of `root`) and their nested records name.
     private func batchKeys(_ records: [JSONValue], _ root: ImportTarget.Root) -> BatchKeys {
-        var keys = KeySets(gathering: plan.entities.map(rows.readsAhead(keysOf:)), records: records.count, last: gatheredCounts)
-        for record in records {
+        // Owned rows have no keys of their own to gather.
+        let gathering = plan.entities.map { !$0.spec.isOwned && rows.readsAhead(keysOf: $0) }
+        var keys = KeySets(gathering: gathering, records: records.count, last: gatheredCounts)
+        // Into tables that were empty (a fresh import past its first batches), none are read.
+        for record in records where keys.gathering.contains(true) {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
             guard let entity = rootEntity(of: record, root) else { continue }
@@ -37,7 +40,8 @@ extension Importer {
 
     /// The keys a batch names, each once.
     private struct KeySets {
-        /// By entity index: whether the row path reads anything for the keys of its rows.
+        /// By entity index: whether the row path reads anything for the keys of its rows (never
+        /// for owned rows, which have none of their own).
         let gathering: [Bool]
         /// By entity index: keys of records.
         var records: [Set<[StoredValue]>]
@@ -82,7 +86,7 @@ extension Importer {
         {
             tenant = own[0]
         }
-        if !entity.spec.isOwned, keys.gathering[entity.index],
+        if keys.gathering[entity.index],
             let key = keyValues(entity.keySlots, of: entity, tenant: tenant, { lookup(json, entity.attributes[$0].path) })
         {
             keys.records[entity.index].insert(key)
@@ -105,7 +109,7 @@ extension Importer {
         guard (try? routesHere(json, relationship)) ?? false else { return }
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
-        guard !target.spec.isOwned, keys.gathering[target.index] else { return }
+        guard keys.gathering[target.index] else { return }
         let key: [StoredValue]?
         if slots.count == 1 {
             key = keyValues(target.keySlots, of: target, tenant: tenant) { $0 == slots[0] ? .value(json) : .missing }
