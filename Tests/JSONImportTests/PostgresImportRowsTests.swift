@@ -36,6 +36,13 @@ struct PostgresImportRowsTests {
             attributes: { name: string }
         """
 
+    /// Import options that read a payload in batches of about 1,000 JSON nodes.
+    static var inBatches: ImportOptions {
+        var options = ImportOptions.default
+        options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+        return options
+    }
+
     /// `count` users, each with an address, two repos with tags shared among users, and
     /// followers of whom some are not in the payload (stubs). `round` changes every third
     /// user's fields, address, repos and followers.
@@ -170,8 +177,7 @@ struct PostgresImportRowsTests {
         }
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)
-            var options = ImportOptions.default
-            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            let options = Self.inBatches
             try Self.importBoth(users(round: 0), mappers, options: options)
             let rows = try Self.engine(mappers.postgres).rowPath
             let before = rows.backgroundReads
@@ -186,8 +192,7 @@ struct PostgresImportRowsTests {
     @Test func keysOfTablesThatWereEmptyAreNotPlanned() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)
-            var options = ImportOptions.default
-            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            let options = Self.inBatches
             let rows = try Self.engine(mappers.postgres).rowPath
             let json = Self.users(300)
             try Self.importBoth(json, mappers, options: options)
@@ -208,8 +213,7 @@ struct PostgresImportRowsTests {
     @Test func aHandOverRunsOnThroughTheBatchesAfterIt() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)
-            var options = ImportOptions.default
-            options.parseAhead = .init(fromSize: 0, batchNodes: 1_000)
+            let options = Self.inBatches
             let rows = try Self.engine(mappers.postgres).rowPath
             rows.handOverSize = 300
             let report = try Self.importBoth(Self.users(600), mappers, options: options)
