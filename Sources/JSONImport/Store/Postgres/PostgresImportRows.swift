@@ -359,12 +359,22 @@ final class PostgresImportRows: ImportRows {
 
     /// The key `key` (values as ``Value/stored`` gives them) of `entity` as the cache holds it.
     func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
-        zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
+        // A key of no type `asStored` changes is its own form, shared rather than copied.
+        guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.attributes[$0].spec.type) }) else { return key }
+        return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
+    }
+
+    /// Whether ``asStored(_:_:)`` may change a value of `type`.
+    static func isChangedWhenStored(_ type: AttributeType) -> Bool {
+        switch type {
+        case .scalar(.date), .scalar(.double), .scalar(.uuid): return true
+        default: return false
+        }
     }
 
     /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
     /// date to the microsecond, a UUID in lowercase with dashes, an integer in a `float8`
-    /// column as a double.
+    /// column as a double (the types of ``isChangedWhenStored(_:)``).
     static func asStored(_ value: StoredValue, _ type: AttributeType) -> StoredValue {
         switch (type, value) {
         case (.scalar(.date), .real(let seconds)):
