@@ -21,7 +21,8 @@ extension Importer {
         let gathering = plan.entities.map { !$0.spec.isOwned && rows.readsAhead(keysOf: $0) }
         var keys = KeySets(gathering: gathering, records: records.count, last: gatheredCounts)
         // Into tables that were empty (a fresh import past its first batches), none are read.
-        for record in records where keys.gathering.contains(true) {
+        let gathersAny = gathering.contains(true)
+        for record in records where gathersAny {
             // Lookups resume where the last one ended, within one root record.
             memberCursor = JSONValue.MemberCursor()
             guard let entity = rootEntity(of: record, root) else { continue }

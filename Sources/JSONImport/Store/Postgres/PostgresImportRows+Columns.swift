@@ -1,5 +1,6 @@
-/// The columns the row path copies rows with, and the statements that merge staged rows into
-/// the tables (see ``PostgresImportRows/takeHandOver()``).
+/// The columns the row path copies rows with, the form values take in them (the cache's), and
+/// the statements that merge staged rows into the tables (see
+/// ``PostgresImportRows/takeHandOver()``).
 extension PostgresImportRows {
     static func columnType(_ type: AttributeType) -> PostgresColumnType {
         switch type {
@@ -93,5 +94,55 @@ extension PostgresImportRows {
     func stagedRows(_ entity: EntityPlan) -> String {
         "t.\(entity.rowID) = s.\(entity.rowID) AND t.\(entity.rowID) = ANY(ARRAY(SELECT \(entity.rowID) FROM \(quote(Self.stageName(entity)))))"
             + PostgresEngine.tenantJoin(entity.spec, "t", "s")
+    }
+
+    /// The index in `entity`'s `selfColumns` of the link column `column`.
+    func columnIndex(_ entity: EntityPlan, _ column: String) throws(StoreError) -> Int {
+        guard let j = entity.selfColumns.firstIndex(where: { entity.relationships[$0].columnName == column }) else {
+            throw StoreError(.other, "\(entity.spec.name) has no link column \(column)")
+        }
+        return j
+    }
+
+    // MARK: Values
+
+    /// The key `key` of `entity` as the cache holds it.
+    func cacheKey(_ key: [Value], _ entity: EntityPlan) -> [StoredValue] {
+        cacheKey(stored: key.map(\.stored), entity)
+    }
+
+    /// The key `key` (values as ``Value/stored`` gives them) of `entity` as the cache holds it.
+    func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
+        // A key of no type `asStored` changes is its own form, shared rather than copied.
+        guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.attributes[$0].spec.type) }) else { return key }
+        return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
+    }
+
+    /// Whether ``asStored(_:_:)`` may change a value of `type`.
+    static func isChangedWhenStored(_ type: AttributeType) -> Bool {
+        switch type {
+        case .scalar(.date), .scalar(.double), .scalar(.uuid): return true
+        default: return false
+        }
+    }
+
+    /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
+    /// date to the microsecond, a UUID in lowercase with dashes, an integer in a `float8`
+    /// column as a double (the types of ``isChangedWhenStored(_:)``).
+    static func asStored(_ value: StoredValue, _ type: AttributeType) -> StoredValue {
+        switch (type, value) {
+        case (.scalar(.date), .real(let seconds)):
+            guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else { return value }
+            return .real(PostgresTimestamp.seconds(fromMicroseconds: microseconds))
+        case (.scalar(.date), .integer(let seconds)):
+            return .real(Double(seconds))
+        case (.scalar(.double), .integer(let number)):
+            return .real(Double(number))
+        case (.scalar(.uuid), .text(let text)):
+            guard let bytes = PostgresUUID.bytes(text) else { return value }
+            return .text(bytes.withUnsafeBytes(PostgresUUID.text))
+        default:
+            return value
+        }
     }
 }

@@ -350,56 +350,6 @@ final class PostgresImportRows: ImportRows {
 
     func restoreTargetIndex(ofLinkTable table: String) throws(StoreError) {}
 
-    // MARK: Values
-
-    /// The key `key` of `entity` as the cache holds it.
-    func cacheKey(_ key: [Value], _ entity: EntityPlan) -> [StoredValue] {
-        cacheKey(stored: key.map(\.stored), entity)
-    }
-
-    /// The key `key` (values as ``Value/stored`` gives them) of `entity` as the cache holds it.
-    func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
-        // A key of no type `asStored` changes is its own form, shared rather than copied.
-        guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.attributes[$0].spec.type) }) else { return key }
-        return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
-    }
-
-    /// Whether ``asStored(_:_:)`` may change a value of `type`.
-    static func isChangedWhenStored(_ type: AttributeType) -> Bool {
-        switch type {
-        case .scalar(.date), .scalar(.double), .scalar(.uuid): return true
-        default: return false
-        }
-    }
-
-    /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
-    /// date to the microsecond, a UUID in lowercase with dashes, an integer in a `float8`
-    /// column as a double (the types of ``isChangedWhenStored(_:)``).
-    static func asStored(_ value: StoredValue, _ type: AttributeType) -> StoredValue {
-        switch (type, value) {
-        case (.scalar(.date), .real(let seconds)):
-            guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else { return value }
-            return .real(PostgresTimestamp.seconds(fromMicroseconds: microseconds))
-        case (.scalar(.date), .integer(let seconds)):
-            return .real(Double(seconds))
-        case (.scalar(.double), .integer(let number)):
-            return .real(Double(number))
-        case (.scalar(.uuid), .text(let text)):
-            guard let bytes = PostgresUUID.bytes(text) else { return value }
-            return .text(bytes.withUnsafeBytes(PostgresUUID.text))
-        default:
-            return value
-        }
-    }
-
-    /// The index in `entity`'s `selfColumns` of the link column `column`.
-    func columnIndex(_ entity: EntityPlan, _ column: String) throws(StoreError) -> Int {
-        guard let j = entity.selfColumns.firstIndex(where: { entity.relationships[$0].columnName == column }) else {
-            throw StoreError(.other, "\(entity.spec.name) has no link column \(column)")
-        }
-        return j
-    }
-
     // MARK: Statements
 
     func firstInteger(_ sql: String, _ parameters: [StoredValue]) throws(StoreError) -> Int64? {
