@@ -148,7 +148,7 @@ extension PostgresImportRows {
             if let row = pointed.rows[pointee], !row.isStored {
                 cache.markComplete(rows, column: j, pointee: pointee)
             } else {
-                needed.insert(pointee)
+                needed.insertReserving(pointee, room: pointees.count)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -173,7 +173,7 @@ extension PostgresImportRows {
             if let row = owners.rows[source], !row.isStored {
                 cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
             } else {
-                needed.insert(source)
+                needed.insertReserving(source, room: sources.count)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -195,7 +195,7 @@ extension PostgresImportRows {
             if let row = linked.rows[target], !row.isStored {
                 cache.markComplete(table, target: target)
             } else {
-                needed.insert(target)
+                needed.insertReserving(target, room: targets.count)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -275,5 +275,14 @@ extension PostgresImportRows {
         for source in sources where !table.holds(source) {
             cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
         }
+    }
+}
+
+extension Set<Int64> {
+    /// Inserts `id`, making room for `room` ids at the first insert, rather than growing and
+    /// hashing the ids again on the way.
+    mutating func insertReserving(_ id: Int64, room: Int) {
+        if isEmpty { reserveCapacity(room) }
+        insert(id)
     }
 }

@@ -43,9 +43,9 @@ extension PostgresImportRows {
             var loads = referenceLoads
             referenceLoads = []
             for (entity, ids) in frontier {
-                let new = ids.filter { visited[entity.index, default: []].insert($0).inserted }
+                let new = Self.firstVisits(of: ids, entity, &visited)
                 if !new.isEmpty { loads += columnLoads(entity, new, owned: &reached) }
-                let unlinked = ids.filter { linksVisited[entity.index, default: []].insert($0).inserted }
+                let unlinked = Self.firstVisits(of: ids, entity, &linksVisited)
                 if !unlinked.isEmpty { loads += linkLoads(entity, unlinked, owned: &reached) }
             }
             try run(loads)
@@ -138,14 +138,25 @@ extension PostgresImportRows {
         }
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
-            let ids = entityKeys.compactMap { key -> Int64? in
+            let named = entityKeys.compactMap { key -> Int64? in
                 guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
                 if !rows.holds(id), namesNoRow(key, of: entity) { return nil }
-                return linksVisited[entity.index, default: []].insert(id).inserted ? id : nil
+                return id
             }
+            let ids = Self.firstVisits(of: named, entity, &linksVisited)
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }
         }
         return loads
+    }
+
+    /// Of `ids` (rows of `entity`), those `visited` lacks, which it then holds.
+    private static func firstVisits(of ids: [Int64], _ entity: EntityPlan, _ visited: inout [Int: Set<Int64>]) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        // Taken out and put back: one lookup of the entity's set, not one per id.
+        var rows = visited.removeValue(forKey: entity.index) ?? []
+        rows.reserveCapacity(rows.count + ids.count)
+        defer { visited[entity.index] = rows }
+        return ids.filter { rows.insert($0).inserted }
     }
 
     /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of

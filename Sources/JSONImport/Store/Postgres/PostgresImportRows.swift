@@ -315,7 +315,7 @@ final class PostgresImportRows: ImportRows {
     func insertLinks(_ relationship: RelationshipPlan, source: Int64, targets: [Int64], from position: Int64) throws(StoreError) {
         guard !targets.isEmpty else { return }
         try changeList(relationship, source) { list in
-            for (i, target) in targets.enumerated() { list.insert(target, at: position + Int64(i)) }
+            list.insert(contentsOf: targets, at: position)
             return targets.count
         }
     }
@@ -334,7 +334,18 @@ final class PostgresImportRows: ImportRows {
         _ relationship: RelationshipPlan, _ source: Int64, _ body: (inout PostgresRowCache.LinkList) -> Int
     ) throws(StoreError) {
         let table = cache.table(relationship)
-        if !table.holds(source) { try loadLists(table, sources: [source]) }
+        if !table.holds(source) {
+            // The server has no links of a row it lacks: its list is made here, at once.
+            if cache.rows(table.source).rows[source]?.isStored == false {
+                var list = PostgresRowCache.LinkList(isStored: false)
+                let changed = body(&list)
+                list.isDirty = changed != 0
+                cache.setList(table, source, list)
+                changeCount += changed
+                return
+            }
+            try loadLists(table, sources: [source])
+        }
         changeCount += cache.changeList(table, source, body)
     }
 

@@ -34,6 +34,17 @@ extension PostgresRowCache {
             setPositions(all)
         }
 
+        /// Adds links to `added`, in order, from `position` on. Onto the end of a list whose
+        /// positions are its indices (a new list, above all), they are appended: into an empty
+        /// one, `added` becomes the list, its array shared rather than copied.
+        mutating func insert(contentsOf added: [Int64], at position: Int64) {
+            guard positions == nil && position == Int64(targets.count) else {
+                for (i, target) in added.enumerated() { insert(target, at: position + Int64(i)) }
+                return
+            }
+            if targets.isEmpty { targets = added } else { targets += added }
+        }
+
         /// Adds a link after the others; `position` is past theirs.
         mutating func append(_ target: Int64, at position: Int64) {
             if positions == nil && position == Int64(targets.count) { return targets.append(target) }

@@ -414,12 +414,12 @@ final class PostgresRowCache {
     /// before it could return.
     func removeAll() {
         precondition(!hasOpenScope, "the cache is emptied inside a scope")
-        if size >= Self.freedAside {
-            let held = HeldStorage(entities: entities, tables: tables)
-            Thread.detachNewThread { held.free() }
-        }
+        // The cache lets go of its storage before the thread starts, so the thread's is the
+        // last reference, whichever runs first.
+        let held = size >= Self.freedAside ? HeldStorage(entities: entities, tables: tables) : nil
         entities = []
         tables = []
+        if let held { Thread.detachNewThread { held.free() } }
         tableIndex.removeAll()
         tablesByLink.removeAll()
         journal.removeAll()
