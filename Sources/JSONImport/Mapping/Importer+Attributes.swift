@@ -9,14 +9,7 @@ extension Importer {
 
     /// Follows `path` in `json`: a `null` on the way gives `.null`, a missing key `.missing`.
     func lookup(_ json: JSONValue, _ path: [[UInt8]]) -> Lookup {
-        var current = json
-        for segment in path {
-            if current.isNull { return .null }
-            guard let next = segment.withUnsafeBufferPointer({ current.member(utf8: $0, cursor: &memberCursor) })
-            else { return .missing }
-            current = next
-        }
-        return current.isNull ? .null : .value(current)
+        json.lookup(path, cursor: &memberCursor)
     }
 
     /// Every attribute of `entity` converted, transformed and validated; `nil` where the key is
@@ -91,32 +84,19 @@ extension Importer {
         }
     }
 
-    /// Converts, transforms and validates one present value: a `nullIf` value is `null`, and
-    /// a value map gives the value of a JSON value before any conversion.
+    /// Converts, transforms and validates one present value (see
+    /// ``AttributePlan/converting(_:)``).
     func convert(_ json: JSONValue, _ attribute: AttributePlan) throws(RecordError) -> Value {
-        let spec = attribute.spec
-        var value: Value
-        if !spec.nullValues.isEmpty, spec.nullValues.contains(where: json.matches) {
-            value = .null
-        } else if let map = spec.valueMap, !json.isNull {
-            guard let mapped = map.first(where: { json.matches($0.key) })?.value ?? spec.mapDefault else {
-                throw fail("\(json.summary) is not a key of the 'map' of '\(spec.name)', which has no 'mapDefault'", key: attribute)
-            }
-            value = Value(mapped)
-        } else {
-            switch json.converted(to: spec.type, format: spec.dateFormat) {
-            case .success(let converted): value = converted
-            case .failure(let failure):
-                var error = fail(failure.description, key: attribute)
-                if let index = failure.elementIndex { error.path.append(.index(index)) }
-                throw error
-            }
+        let value: Value
+        switch attribute.converting(json) {
+        case .success(let converted):
+            value = converted
+        case .failure(let issue):
+            var error = fail(issue.message, key: attribute)
+            if let index = issue.elementIndex { error.path.append(.index(index)) }
+            throw error
         }
-        value = value.applying(spec.transforms)
-        if value.isNull {
-            if spec.isRequired { throw fail("'\(spec.name)' is required, found null", key: attribute) }
-            return value
-        }
+        if value.isNull { return value }
         if let message = AttributeValidation.check(value, attribute) { throw fail(message, key: attribute) }
         return value
     }
@@ -125,6 +105,54 @@ extension Importer {
         var error = fail(message)
         error.path += attribute.spec.key.segments.map(PathComponent.key)
         return error
+    }
+}
+
+extension JSONValue {
+    /// Follows `path` below this value, each member looked up from where `cursor` says the
+    /// last lookup ended (see ``member(utf8:cursor:)``): a `null` on the way gives `.null`, a
+    /// missing key `.missing`.
+    func lookup(_ path: [[UInt8]], cursor: inout MemberCursor) -> Importer.Lookup {
+        var current = self
+        for segment in path {
+            if current.isNull { return .null }
+            guard let next = segment.withUnsafeBufferPointer({ current.member(utf8: $0, cursor: &cursor) }) else { return .missing }
+            current = next
+        }
+        return current.isNull ? .null : .value(current)
+    }
+}
+
+/// Why a JSON value is not a value of an attribute: the message, and the element of an array
+/// value it is about.
+struct AttributeIssue: Error {
+    let message: String
+    var elementIndex: Int?
+}
+
+extension AttributePlan {
+    /// `json`, a present value, converted and transformed (SPEC 1.2), but not validated (see
+    /// ``AttributeValidation``): a `nullIf` value is `null`, and a value map gives the value of
+    /// a JSON value before any conversion. It reads only the plan and the value, so the keys
+    /// of a batch are gathered with it on a thread of their own (see ``KeyGathering``).
+    func converting(_ json: JSONValue) -> Result<Value, AttributeIssue> {
+        var value: Value
+        if !spec.nullValues.isEmpty, spec.nullValues.contains(where: json.matches) {
+            value = .null
+        } else if let map = spec.valueMap, !json.isNull {
+            guard let mapped = map.first(where: { json.matches($0.key) })?.value ?? spec.mapDefault else {
+                return .failure(AttributeIssue(message: "\(json.summary) is not a key of the 'map' of '\(spec.name)', which has no 'mapDefault'"))
+            }
+            value = Value(mapped)
+        } else {
+            switch json.converted(to: spec.type, format: spec.dateFormat) {
+            case .success(let converted): value = converted
+            case .failure(let failure): return .failure(AttributeIssue(message: failure.description, elementIndex: failure.elementIndex))
+            }
+        }
+        value = value.applying(spec.transforms)
+        if value.isNull, spec.isRequired { return .failure(AttributeIssue(message: "'\(spec.name)' is required, found null")) }
+        return .success(value)
     }
 }
 

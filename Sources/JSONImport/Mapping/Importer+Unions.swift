@@ -1,35 +1,18 @@
 /// Routing the objects of a union to its concrete entities (SPEC 1.4).
 extension Importer {
-    /// The concrete entity (its index) an object of `union` is a record of, by the value at the
-    /// discriminator key, through nested unions.
+    /// The concrete entity (its index) an object of `union` is a record of (see
+    /// ``UnionPlan/route(_:cursor:)``).
     ///
     /// - Throws: a record error for a value that is not an object, a missing discriminator, or
     ///   a value `map` does not list; its path is the discriminator's.
     func routedEntity(_ json: JSONValue, _ union: UnionPlan) throws(RecordError) -> Int {
-        guard json.kind == .object else {
-            throw fail("expected object for \(union.spec.name) (routed by '\(union.spec.key)'), found \(json.summary)")
-        }
-        var union = union
-        while true {
-            let value: JSONValue
-            switch lookup(json, union.path) {
-            case .missing, .null:
-                throw failAtDiscriminator(union, "missing '\(union.spec.key)': it says which entity of \(union.spec.name) the object is")
-            case .value(let found):
-                value = found
-            }
-            guard let text = Self.discriminatorText(value) else {
-                throw failAtDiscriminator(union, "'\(union.spec.key)' of \(union.spec.name) must be a string, number or boolean, found \(value.summary)")
-            }
-            switch union.routes[text] {
-            case .entity(let index)?:
-                return index
-            case .union(let nested)?:
-                union = nested
-            case nil:
-                let known = union.spec.routes.map { "'\($0.value)'" }.joined(separator: ", ")
-                throw failAtDiscriminator(union, "\(union.spec.name) has no entity for '\(union.spec.key)' value '\(text)' (map lists \(known))")
-            }
+        switch union.route(json, cursor: &memberCursor) {
+        case .success(let index):
+            return index
+        case .failure(let issue):
+            var error = fail(issue.message)
+            error.path += issue.discriminatorPath
+            throw error
         }
     }
 
@@ -56,10 +39,53 @@ extension Importer {
         default: return nil
         }
     }
+}
 
-    private func failAtDiscriminator(_ union: UnionPlan, _ message: String) -> RecordError {
-        var error = fail(message)
-        error.path += union.spec.key.segments.map(PathComponent.key)
-        return error
+/// Why an object of a union routes to no entity: the message, and the key path of the
+/// discriminator it is about (empty: the value is not an object).
+struct RoutingIssue: Error {
+    let message: String
+    var discriminatorPath: [PathComponent] = []
+
+    init(_ message: String, discriminator union: UnionPlan? = nil) {
+        self.message = message
+        discriminatorPath = union.map { $0.spec.key.segments.map(PathComponent.key) } ?? []
+    }
+}
+
+extension UnionPlan {
+    /// The concrete entity (its index) an object of the union is a record of, by the value at
+    /// the discriminator key, through nested unions; member lookups start where `cursor` says.
+    /// It reads only the plan and the value (see ``AttributePlan/converting(_:)``).
+    func route(_ json: JSONValue, cursor: inout JSONValue.MemberCursor) -> Result<Int, RoutingIssue> {
+        guard json.kind == .object else {
+            return .failure(RoutingIssue("expected object for \(spec.name) (routed by '\(spec.key)'), found \(json.summary)"))
+        }
+        var union = self
+        while true {
+            let value: JSONValue
+            switch json.lookup(union.path, cursor: &cursor) {
+            case .missing, .null:
+                return .failure(RoutingIssue(
+                    "missing '\(union.spec.key)': it says which entity of \(union.spec.name) the object is", discriminator: union))
+            case .value(let found):
+                value = found
+            }
+            guard let text = Importer.discriminatorText(value) else {
+                return .failure(RoutingIssue(
+                    "'\(union.spec.key)' of \(union.spec.name) must be a string, number or boolean, found \(value.summary)",
+                    discriminator: union))
+            }
+            switch union.routes[text] {
+            case .entity(let index)?:
+                return .success(index)
+            case .union(let nested)?:
+                union = nested
+            case nil:
+                let known = union.spec.routes.map { "'\($0.value)'" }.joined(separator: ", ")
+                return .failure(RoutingIssue(
+                    "\(union.spec.name) has no entity for '\(union.spec.key)' value '\(text)' (map lists \(known))", discriminator: union))
+            }
+        }
     }
 }

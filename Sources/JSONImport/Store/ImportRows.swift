@@ -92,10 +92,11 @@ protocol ImportRows: AnyObject {
     /// A batch of records is about to be imported, the last one's are done: reads ahead what
     /// importing the batch will read, the rows of its records with their primary keys and what
     /// the importer reads of them, and the rows its references name with what linking to them
-    /// reads. `upcoming`: the keys of the batch after it, when it is parsed already, for a row
-    /// path that reads for it while this one is imported. A row path that holds writes may
-    /// hand the last batch's over. A row path that reads one row at a time ignores it.
-    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError)
+    /// reads. `upcoming` gives the keys of the batch after it, when it is parsed already, for
+    /// a row path that reads for it while this one is imported: they are gathered meanwhile,
+    /// so it is asked for once this batch's reads are done. A row path that holds writes may
+    /// hand the last batch's over. A row path that reads one row at a time ignores it all.
+    func beginBatch(_ batch: BatchKeys, upcoming: () -> BatchKeys?) throws(StoreError)
 
     /// The rows `rows` of `entity` are about to be read one at a time (``storedValues(_:row:)``):
     /// a row path that reads in sets reads them now. A row path that reads one row at a time

@@ -53,7 +53,7 @@ extension PostgresImportRows {
     /// always are: the writes of the batch before it are still in the cache when they run, and
     /// the cache's rows and lists stand over what a read brings (see
     /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
-    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {
+    func beginBatch(_ batch: BatchKeys, upcoming: () -> BatchKeys?) throws(StoreError) {
         // The reads in the background are this batch's first round trip; a hand-over alone
         // goes on while the importer does, until the connection is needed.
         if let background {
@@ -71,7 +71,7 @@ extension PostgresImportRows {
                 try engine.openScopesOnServer()
             }
         }
-        let reads = try upcoming.map(firstReads) ?? []
+        let reads = try upcoming().map(firstReads) ?? []
         guard handOver != nil || !reads.isEmpty else { return }
         try finishBackgroundHandOver()
         if !reads.isEmpty {

@@ -186,7 +186,7 @@ final class SQLiteImportRows: ImportRows {
 
     func readsAhead(keysOf entity: EntityPlan) -> Bool { false }
 
-    func beginBatch(_ batch: BatchKeys, upcoming: BatchKeys?) throws(StoreError) {}
+    func beginBatch(_ batch: BatchKeys, upcoming: () -> BatchKeys?) throws(StoreError) {}
 
     func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError) {}
 
