@@ -166,10 +166,11 @@ struct KeyGathering {
 /// The keys of a batch gathered on a thread of its own (see ``KeyGathering``), while the
 /// importer reads ahead for the batch before it.
 ///
-/// `@unchecked Sendable`: the semaphore `done` orders it all. The worker reads the records,
-/// whose parsed nodes the parser keeps unchanged until the batch after them is imported, and
-/// the plan, which nothing changes during an import; it writes `result` before it signals
-/// `done`, and the importer reads `result` only after waiting on it.
+/// `@unchecked Sendable`: the semaphore `done` orders it all. The worker reads the records and
+/// the plan only: the importer waits for it before ``Importer/beginBatch(_:upcoming:_:)``
+/// returns, while the parser keeps the nodes of both batches unchanged, and nothing changes the
+/// plan during an import. It writes `result` before it signals `done`; the importer reads
+/// `result` only after waiting on it.
 final class KeyGatheringJob: @unchecked Sendable {
     private var gathering: KeyGathering
     private let records: [JSONValue]
