@@ -31,7 +31,7 @@ struct KeyGathering {
     mutating func keys(
         of records: [JSONValue], _ root: ImportTarget.Root, number: Int
     ) -> (keys: BatchKeys, counts: (records: [Int], references: [ObjectIdentifier: Int])) {
-        var keys = KeySets(gathering: gathering, records: records.count, last: last)
+        var keys = KeySets(plan: plan, gathering: gathering, records: records.count, last: last)
         for record in gathersAny ? records : [] {
             // Lookups resume where the last one ended, within one root record.
             cursor = JSONValue.MemberCursor()
@@ -39,22 +39,27 @@ struct KeyGathering {
             gatherKeys(record, entity, tenant: nil, into: &keys)
         }
         let counts = (
-            keys.records.map(\.count),
-            Dictionary(uniqueKeysWithValues: keys.references.map { (ObjectIdentifier($0.relationship), $0.keys.count) }))
+            keys.records.indices.map { keys.records[$0].count + keys.recordIDs[$0].count },
+            Dictionary(uniqueKeysWithValues: keys.references.map { (ObjectIdentifier($0.relationship), $0.keys.count + $0.ids.count) }))
         let batch = BatchKeys(
             number: number,
-            records: keys.records.enumerated().compactMap { index, found in found.isEmpty ? nil : (plan.entities[index], Array(found)) },
-            references: keys.references.map { ($0.relationship, Array($0.keys)) })
+            records: plan.entities.compactMap { entity in
+                let list = KeySets.list(keys.records[entity.index], keys.recordIDs[entity.index], of: entity)
+                return list.count == 0 ? nil : (entity, list)
+            },
+            references: keys.references.map { ($0.relationship, KeySets.list($0.keys, $0.ids, of: $0.relationship.targetPlan)) })
         return (batch, counts)
     }
 
-    /// The keys a batch names, each once.
+    /// The keys a batch names, each once: row ids apart (see ``KeyList``).
     private struct KeySets {
         let gathering: [Bool]
         /// By entity index: keys of records.
         var records: [Set<[StoredValue]>]
+        /// By entity index: keys of records that are row ids.
+        var recordIDs: [Set<Int64>]
         /// Keys of references, per relationship, in the order first met.
-        var references: [(relationship: RelationshipPlan, keys: Set<[StoredValue]>)] = []
+        var references: [(relationship: RelationshipPlan, keys: Set<[StoredValue]>, ids: Set<Int64>)] = []
         /// Where each relationship's references are in `references`.
         var referenceIndex: [ObjectIdentifier: Int] = [:]
 
@@ -64,24 +69,32 @@ struct KeyGathering {
         /// Each set makes room at once for as many keys as the last batch gathered (an
         /// entity's, at least one per record of the batch, `records`), rather than growing and
         /// hashing its keys again on the way.
-        init(gathering: [Bool], records count: Int, last: (records: [Int], references: [ObjectIdentifier: Int])) {
+        init(plan: ImportPlan, gathering: [Bool], records count: Int, last: (records: [Int], references: [ObjectIdentifier: Int])) {
             self.gathering = gathering
             referenceCapacities = last.references
-            records = gathering.indices.map { index in
-                gathering[index] ? Set(minimumCapacity: max(count, last.records.isEmpty ? 0 : last.records[index])) : []
-            }
+            let room = gathering.indices.map { gathering[$0] ? max(count, last.records.isEmpty ? 0 : last.records[$0]) : 0 }
+            records = plan.entities.map { $0.keysAreRowIDs ? [] : Set(minimumCapacity: room[$0.index]) }
+            recordIDs = plan.entities.map { $0.keysAreRowIDs ? Set(minimumCapacity: room[$0.index]) : [] }
         }
 
-        mutating func insert(reference key: [StoredValue], of relationship: RelationshipPlan) {
-            let id = ObjectIdentifier(relationship)
-            if let index = referenceIndex[id] {
-                references[index].keys.insert(key)
-            } else {
-                referenceIndex[id] = references.count
-                var keys = Set<[StoredValue]>(minimumCapacity: referenceCapacities[id] ?? 0)
-                keys.insert(key)
-                references.append((relationship, keys))
-            }
+        /// Inserts `key`, a key of a row of `relationship`'s target, or its row id `id` (see
+        /// ``KeyList``).
+        mutating func insert(reference key: [StoredValue]?, id: Int64?, of relationship: RelationshipPlan) {
+            let identifier = ObjectIdentifier(relationship)
+            let index = referenceIndex[identifier] ?? {
+                referenceIndex[identifier] = references.count
+                let room = referenceCapacities[identifier] ?? 0
+                let byID = relationship.targetPlan.keysAreRowIDs
+                references.append((relationship, Set(minimumCapacity: byID ? 0 : room), Set(minimumCapacity: byID ? room : 0)))
+                return references.count - 1
+            }()
+            if let key { references[index].keys.insert(key) }
+            if let id { references[index].ids.insert(id) }
+        }
+
+        /// The keys of `entity` gathered, as the row path takes them.
+        static func list(_ keys: Set<[StoredValue]>, _ ids: Set<Int64>, of entity: EntityPlan) -> KeyList {
+            entity.keysAreRowIDs ? .ids(Array(ids)) : .keys(Array(keys))
         }
     }
 
@@ -98,8 +111,16 @@ struct KeyGathering {
         if let slot = entity.tenantSlot, let own = keyValues([slot], of: entity, tenant: tenant, in: json) {
             tenant = own[0]
         }
-        if keys.gathering[entity.index], let key = keyValues(entity.keySlots, of: entity, tenant: tenant, in: json) {
-            keys.records[entity.index].insert(key)
+        if keys.gathering[entity.index] {
+            if entity.keysAreRowIDs {
+                if case .value(let value) = json.lookup(entity.attributes[entity.keySlots[0]].path, cursor: &cursor),
+                    let id = Self.rowID(value, of: entity)
+                {
+                    keys.recordIDs[entity.index].insert(id)
+                }
+            } else if let key = keyValues(entity.keySlots, of: entity, tenant: tenant, in: json) {
+                keys.records[entity.index].insert(key)
+            }
         }
         for relationship in entity.relationships {
             guard case .value(let value) = json.lookup(relationship.path, cursor: &cursor) else { continue }
@@ -120,6 +141,10 @@ struct KeyGathering {
         if json.kind == .object { return gatherKeys(json, target, tenant: tenant, into: &keys) }
         let slots = target.referenceKeySlots
         guard keys.gathering[target.index] else { return }
+        if target.keysAreRowIDs {
+            if slots == target.keySlots, let id = Self.rowID(json, of: target) { keys.insert(reference: nil, id: id, of: relationship) }
+            return
+        }
         let key: [StoredValue]?
         if slots.count == 1 {
             key = Self.keyValues(target.keySlots, of: target, tenant: tenant) { $0 == slots[0] ? .value(json) : .missing }
@@ -131,7 +156,14 @@ struct KeyGathering {
                 slots.firstIndex(of: slot).map { Importer.Lookup.value(parts[$0]) } ?? .missing
             }
         }
-        if let key { keys.insert(reference: key, of: relationship) }
+        if let key { keys.insert(reference: key, id: nil, of: relationship) }
+    }
+
+    /// The row id `json` gives as the key of a row of `entity` (see ``KeyList``); `nil` when it
+    /// does not convert (importing the record reports it).
+    private static func rowID(_ json: JSONValue, of entity: EntityPlan) -> Int64? {
+        guard case .success(.integer(let id)) = entity.attributes[entity.keySlots[0]].converting(json) else { return nil }
+        return id
     }
 
     /// The values of the attributes `slots` of the record `json` of `entity` (see

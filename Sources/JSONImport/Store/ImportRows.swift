@@ -134,9 +134,30 @@ struct BatchKeys {
     /// `upcoming` knows it again by it.
     var number: Int
     /// Per entity: the keys of its records, nested ones included.
-    var records: [(EntityPlan, [[StoredValue]])]
+    var records: [(EntityPlan, KeyList)]
     /// Per relationship: the keys its references name.
-    var references: [(RelationshipPlan, [[StoredValue]])]
+    var references: [(RelationshipPlan, KeyList)]
+}
+
+/// Keys of rows of one entity, each once: the row ids alone where the key is one `int`
+/// attribute, the row id (``EntityPlan/keysAreRowIDs``), else whole keys. Row ids are hashed
+/// and sent as plain integers, with no array per key.
+enum KeyList {
+    case ids([Int64])
+    case keys([[StoredValue]])
+
+    var count: Int {
+        switch self {
+        case .ids(let ids): return ids.count
+        case .keys(let keys): return keys.count
+        }
+    }
+}
+
+extension EntityPlan {
+    /// Whether a batch's keys of this entity's rows are row ids (see ``KeyList``): a single
+    /// `int` key, not distributed (whose reads name their tenants).
+    var keysAreRowIDs: Bool { keyIsRowID && keySlots.count == 1 && tenantSlot == nil }
 }
 
 extension ImportRows {

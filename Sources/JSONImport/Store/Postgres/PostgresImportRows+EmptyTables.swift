@@ -37,6 +37,11 @@ extension PostgresImportRows {
         keysInserted(into: entity).map { $0.isEmpty || !$0.contains(key) } ?? false
     }
 
+    /// ``namesNoRow(_:of:)`` for the key that is row id `id`, with no key made unless asked.
+    func namesNoRow(id: Int64, of entity: EntityPlan) -> Bool {
+        keysInserted(into: entity).map { $0.isEmpty || !$0.contains([.integer(id)]) } ?? false
+    }
+
     /// `false` for a table that was empty when the transaction first looked, while the cache
     /// holds every row the transaction put in it: a key it lacks names no row.
     func readsAhead(keysOf entity: EntityPlan) -> Bool {

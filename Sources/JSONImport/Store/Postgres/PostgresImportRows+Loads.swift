@@ -114,7 +114,27 @@ extension PostgresImportRows {
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
     /// known absent. In a table that was empty (see ``insertedKeys``), only the keys of rows
     /// the transaction inserted are read; the others are known absent at once.
-    func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
+    func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: KeyList) -> Load? {
+        switch keys {
+        case .ids(let ids): return keyLoad(rows, ids: ids)
+        case .keys(let keys): return keyLoad(rows, keys: keys)
+        }
+    }
+
+    /// ``keyLoad(_:keys:)`` of keys that are row ids: by id, as ``idLoad(_:ids:)`` reads.
+    private func keyLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
+        var unknown: [Int64] = []
+        for id in ids where !rows.holds(id) && !rows.absentIDs.contains(id) {
+            if namesNoRow(id: id, of: rows.plan) { cache.setAbsent(rows, [.integer(id)], true) } else { unknown.append(id) }
+        }
+        guard let load = idLoad(rows, ids: unknown) else { return nil }
+        return Load(statement: load.statement, decoding: load.decoding, apply: { [cache] decoded in
+            load.apply(decoded)
+            for id in unknown where !rows.holds(id) { cache.setAbsent(rows, [.integer(id)], true) }
+        })
+    }
+
+    private func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
         var unknown: [[StoredValue]] = []
         for key in keys where rows.row(forKey: key) == nil && !rows.isAbsent(key) {
             if namesNoRow(key, of: rows.plan) { cache.setAbsent(rows, key, true) } else { unknown.append(key) }

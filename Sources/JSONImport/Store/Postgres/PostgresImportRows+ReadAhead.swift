@@ -29,15 +29,13 @@ extension PostgresImportRows {
         } else {
             try run(firstLoads(batch, linksVisited: &linksVisited, reached: &reached))
         }
-        func found(_ entity: EntityPlan, _ entityKeys: [[StoredValue]]) -> (EntityPlan, [Int64]) {
-            let rows = cache.rows(entity)
-            return (entity, entityKeys.compactMap { rows.row(forKey: $0) })
+        func found(_ entity: EntityPlan, _ entityKeys: KeyList) -> (EntityPlan, [Int64]) {
+            (entity, cache.rows(entity).rows(forKeys: entityKeys))
         }
         var frontier = keyed.filter { !pointing.contains($0.0.index) }.map(found)
         try reach(&reached, into: &frontier)
         var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
-            let rows = cache.rows(relationship.targetPlan)
-            return referenceLoad(relationship, keys.compactMap { rows.row(forKey: $0) })
+            referenceLoad(relationship, cache.rows(relationship.targetPlan).rows(forKeys: keys))
         }
         for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty || !later.isEmpty {
             var loads = referenceLoads
@@ -93,29 +91,23 @@ extension PostgresImportRows {
     /// The keys of a batch as the cache holds them, and how they are read.
     struct BatchPlan {
         /// The keys of the records, per entity (owned entities have none).
-        let keyed: [(EntityPlan, [[StoredValue]])]
+        let keyed: [(EntityPlan, KeyList)]
         /// The keys of the references, per relationship.
-        let referenced: [(RelationshipPlan, [[StoredValue]])]
+        let referenced: [(RelationshipPlan, KeyList)]
         /// Per entity, the keys of its records and of the references to it, each once.
-        let byEntity: [(EntityPlan, [[StoredValue]])]
+        let byEntity: [(EntityPlan, KeyList)]
         /// The entities read with their parents (see ``pointingChildren(of:referenced:)``).
         let pointing: Set<Int>
 
-        init(
-            _ rows: PostgresImportRows, _ keys: [(EntityPlan, [[StoredValue]])], _ references: [(RelationshipPlan, [[StoredValue]])]
-        ) throws(StoreError) {
-            keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in
-                (entity, entityKeys.map { rows.cacheKey(stored: $0, entity) })
-            }
-            referenced = references.map { relationship, keys in
-                (relationship, keys.map { rows.cacheKey(stored: $0, relationship.targetPlan) })
-            }
+        init(_ rows: PostgresImportRows, _ keys: [(EntityPlan, KeyList)], _ references: [(RelationshipPlan, KeyList)]) throws(StoreError) {
+            keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in (entity, rows.cacheKeys(entityKeys, entity)) }
+            referenced = references.map { relationship, keys in (relationship, rows.cacheKeys(keys, relationship.targetPlan)) }
             var byEntity = keyed
             var position = Dictionary(uniqueKeysWithValues: keyed.enumerated().map { ($1.0.index, $0) })
             for (relationship, keys) in referenced {
                 let entity = relationship.targetPlan
                 if let i = position[entity.index] {
-                    byEntity[i].1 = Array(Set(byEntity[i].1).union(keys))
+                    byEntity[i].1 = byEntity[i].1.union(keys)
                 } else {
                     position[entity.index] = byEntity.count
                     byEntity.append((entity, keys))
@@ -138,10 +130,16 @@ extension PostgresImportRows {
         }
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
-            let named = entityKeys.compactMap { key -> Int64? in
-                guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
-                if !rows.holds(id), namesNoRow(key, of: entity) { return nil }
-                return id
+            let named: [Int64]
+            switch entityKeys {
+            case .ids(let ids):
+                named = ids.filter { !rows.absentIDs.contains($0) && (rows.holds($0) || !namesNoRow(id: $0, of: entity)) }
+            case .keys(let keys):
+                named = keys.compactMap { key -> Int64? in
+                    guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
+                    if !rows.holds(id), namesNoRow(key, of: entity) { return nil }
+                    return id
+                }
             }
             let ids = Self.firstVisits(of: named, entity, &linksVisited)
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }
@@ -275,5 +273,34 @@ extension PostgresImportRows {
             }
         }
         return loads
+    }
+}
+
+extension PostgresImportRows {
+    /// `keys` as the cache holds keys (see ``cacheKey(stored:_:)``).
+    func cacheKeys(_ keys: KeyList, _ entity: EntityPlan) -> KeyList {
+        guard case .keys(let keys) = keys else { return keys }
+        return .keys(keys.map { cacheKey(stored: $0, entity) })
+    }
+}
+
+extension KeyList {
+    /// These keys and `other`'s, each once; keys of one entity are all row ids or none.
+    func union(_ other: KeyList) -> KeyList {
+        switch (self, other) {
+        case (.ids(let ids), .ids(let more)): return .ids(Array(Set(ids).union(more)))
+        case (.keys(let keys), .keys(let more)): return .keys(Array(Set(keys).union(more)))
+        default: preconditionFailure("the keys of one entity are all row ids or none")
+        }
+    }
+}
+
+extension PostgresRowCache.EntityRows {
+    /// The cached rows with `keys`.
+    func rows(forKeys keys: KeyList) -> [Int64] {
+        switch keys {
+        case .ids(let ids): return ids.filter(holds)
+        case .keys(let keys): return keys.compactMap(row(forKey:))
+        }
     }
 }
