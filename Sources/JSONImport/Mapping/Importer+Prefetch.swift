@@ -13,16 +13,15 @@ extension Importer {
         upcomingKeys = nil
         let keys = known ?? gatherKeys(of: records, root)
         guard !upcoming.isEmpty else { return try rows.beginBatch(keys, upcoming: { nil }) }
-        var gathering = keyGathering()
-        let number = batchesGathered + 1
-        batchesGathered = number
+        let gathering = keyGathering()
         // Nothing to gather (tables that were empty): no thread for it.
         guard gathering.gathersAny else {
-            let (upcomingKeys, counts) = gathering.keys(of: upcoming, root, number: number)
-            (gatheredCounts, self.upcomingKeys) = (counts, (upcoming.first?.offset, upcoming.count, upcomingKeys))
+            let upcomingKeys = gatherKeys(of: upcoming, root)
+            self.upcomingKeys = (upcoming.first?.offset, upcoming.count, upcomingKeys)
             return try rows.beginBatch(keys, upcoming: { upcomingKeys })
         }
-        let job = KeyGatheringJob(gathering, records: upcoming, root, number: number)
+        batchesGathered += 1
+        let job = KeyGatheringJob(gathering, records: upcoming, root, number: batchesGathered)
         job.start()
         // Waited for even when reading ahead fails: the worker reads the upcoming records.
         defer {

@@ -32,14 +32,11 @@ extension PostgresImportRows {
 
     /// Whether `key` (as the cache holds keys, the cache lacking it) names no row of
     /// `entity`'s table, known without reading: the table was empty when the transaction first
-    /// looked, and the transaction did not insert the key.
-    func namesNoRow(_ key: [StoredValue], of entity: EntityPlan) -> Bool {
-        keysInserted(into: entity).map { $0.isEmpty || !$0.contains(key) } ?? false
-    }
-
-    /// ``namesNoRow(_:of:)`` for the key that is row id `id`, with no key made unless asked.
-    func namesNoRow(id: Int64, of entity: EntityPlan) -> Bool {
-        keysInserted(into: entity).map { $0.isEmpty || !$0.contains([.integer(id)]) } ?? false
+    /// looked, and the transaction did not insert the key. `key` is made only when those
+    /// inserts must be searched for it, so a row id's key (`[.integer(id)]`) costs nothing
+    /// otherwise.
+    func namesNoRow(_ key: @autoclosure () -> [StoredValue], of entity: EntityPlan) -> Bool {
+        keysInserted(into: entity).map { $0.isEmpty || !$0.contains(key()) } ?? false
     }
 
     /// `false` for a table that was empty when the transaction first looked, while the cache

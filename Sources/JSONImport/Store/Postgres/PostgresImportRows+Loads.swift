@@ -125,7 +125,7 @@ extension PostgresImportRows {
     private func keyLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
         var unknown: [Int64] = []
         for id in ids where !rows.holds(id) && !rows.absentIDs.contains(id) {
-            if namesNoRow(id: id, of: rows.plan) { cache.setAbsent(rows, [.integer(id)], true) } else { unknown.append(id) }
+            if namesNoRow([.integer(id)], of: rows.plan) { cache.setAbsent(rows, [.integer(id)], true) } else { unknown.append(id) }
         }
         guard let load = idLoad(rows, ids: unknown) else { return nil }
         return Load(statement: load.statement, decoding: load.decoding, apply: { [cache] decoded in

@@ -133,7 +133,7 @@ extension PostgresImportRows {
             let named: [Int64]
             switch entityKeys {
             case .ids(let ids):
-                named = ids.filter { !rows.absentIDs.contains($0) && (rows.holds($0) || !namesNoRow(id: $0, of: entity)) }
+                named = ids.filter { !rows.absentIDs.contains($0) && (rows.holds($0) || !namesNoRow([.integer($0)], of: entity)) }
             case .keys(let keys):
                 named = keys.compactMap { key -> Int64? in
                     guard case .integer(let id) = key[0], !rows.isAbsent(key) else { return nil }
