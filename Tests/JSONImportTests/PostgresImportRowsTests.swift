@@ -161,6 +161,46 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// Ids are read as ranges where they lie close together, the others one by one; a range
+    /// holds runs of at least four ids, and ids at the ends of `Int64` split without
+    /// overflowing.
+    @Test func idsSplitIntoRangesAndSingles() {
+        let ranges = PostgresImportRows.IDRanges([30, 1, 2, 3, 4, 9, 100, 101, 102, 103, 118, -5, 7], gap: 16)
+        #expect(ranges.lows == [-5, 100])
+        #expect(ranges.highs == [9, 118])
+        #expect(ranges.singles == [30])
+        let apart = PostgresImportRows.IDRanges([1, 2, 3, 4, 40, 41, 42, 80], gap: 1)
+        #expect(apart.lows == [1])
+        #expect(apart.highs == [4])
+        #expect(apart.singles == [40, 41, 42, 80])
+        let (low, high) = (Int64.min, Int64.max)
+        let ends = PostgresImportRows.IDRanges([low, low + 1, low + 2, low + 3, 0, high - 3, high - 2, high - 1, high], gap: 16)
+        #expect(ends.lows == [low, high - 3])
+        #expect(ends.highs == [low + 3, high])
+        #expect(ends.singles == [0])
+    }
+
+    /// A payload naming every eighth user of a store that holds them all: its reads by id
+    /// range over rows it did not ask for, which they pass over, and then narrow their ranges;
+    /// the import ends as on SQLite.
+    @Test func readsOfIdsFarApartNarrowTheirRanges() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            let options = Self.inBatches
+            try Self.importBoth(Self.users(800), mappers, options: options)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            try Self.importBoth(Self.users(800), mappers, options: options)
+            #expect(rows.readGaps.isEmpty, "a re-import of every user wastes no row")
+            try Self.importBoth(Self.users(800, round: 1), mappers, options: options)
+            let sparse = stride(from: 8, through: 800, by: 8).map { i in
+                #"{"id": \#(i), "login": "s\#(i)", "address": {"city": "Bern"}, "#
+                    + #""repos": [{"id": \#(i * 10), "name": "s\#(i)", "tags": [{"name": "t1"}]}], "follower_ids": [\#(i + 1)]}"#
+            }
+            try Self.importBoth("[" + sparse.joined(separator: ",\n") + "]", mappers, options: options)
+            #expect(rows.readGaps["\"User\".\"id\""].map { $0 < PostgresImportRows.widestGap } == true, "\(rows.readGaps)")
+        }
+    }
+
     /// A payload of several batches: each batch's first reads run while the batch before it is
     /// imported, before that batch's writes reach the server; what the batch before changed
     /// stands. Every user follows the one before and, the second time, is renamed and takes the

@@ -103,12 +103,19 @@ extension PostgresImportRows {
         let missing = Set(ids.filter { rows.rows[$0] == nil })
         guard !missing.isEmpty else { return nil }
         let entity = rows.plan
-        let tenant = engine.tenantFilter(entity.spec, alias: "r", parameter: 2)
+        let (statement, gap) = idRead(
+            selectColumns(entity), from: entity.table, where: entity.rowID, in: missing, tenantOf: entity.spec)
         return Load(
-            statement: PostgresStatement(
-                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(entity.rowID) = ANY($1::int8[])\(tenant.sql)",
-                [PostgresEngine.array(missing)] + tenant.parameters),
-            decoding: Self.rowDecoding(entity), apply: { [cache] decoded in Self.cacheRows(decoded.rows, into: rows, cache) })
+            statement: statement, decoding: Self.rowDecoding(entity),
+            apply: { [self] decoded in
+                let read = decoded.rows
+                var kept = 0
+                for (id, values, columns, isStub) in read where missing.contains(id) {
+                    cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
+                    kept += 1
+                }
+                adjust(gap, kept: kept, wasted: read.count - kept)
+            })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -172,16 +179,19 @@ extension PostgresImportRows {
             }
         }
         guard !needed.isEmpty else { return nil }
-        let column = quote(relationship.columnName!)
-        let tenant = engine.tenantFilter(entity.spec, alias: "r", parameter: 2)
+        let (statement, gap) = idRead(
+            selectColumns(entity), from: entity.table, where: quote(relationship.columnName!), in: needed, tenantOf: entity.spec)
         return Load(
-            statement: PostgresStatement(
-                "SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE r.\(column) = ANY($1::int8[])\(tenant.sql)",
-                [PostgresEngine.array(needed)] + tenant.parameters),
-            decoding: Self.rowDecoding(entity),
-            apply: { [cache] decoded in
-                Self.cacheRows(decoded.rows, into: rows, cache)
+            statement: statement, decoding: Self.rowDecoding(entity),
+            apply: { [self] decoded in
+                let read = decoded.rows
+                var kept = 0
+                for (id, values, columns, isStub) in read where columns[j].map(needed.contains) == true {
+                    cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
+                    kept += 1
+                }
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
+                adjust(gap, kept: kept, wasted: read.count - kept)
             })
     }
 
@@ -197,13 +207,16 @@ extension PostgresImportRows {
             }
         }
         guard !needed.isEmpty else { return nil }
-        let tenant = engine.tenantFilter(table.source.spec, alias: nil, parameter: 2)
+        let (statement, gap) = idRead(
+            "r.\"source\", r.\"target\", r.\"position\"", from: quote(table.name), where: "\"source\"", in: needed,
+            tenantOf: table.source.spec, orderBy: "\"source\", \"position\"")
         return Load(
-            statement: PostgresStatement(
-                "SELECT \"source\", \"target\", \"position\" FROM \(quote(table.name)) WHERE \"source\" = ANY($1::int8[])"
-                    + "\(tenant.sql) ORDER BY \"source\", \"position\"",
-                [PostgresEngine.array(needed)] + tenant.parameters),
-            decoding: .lists, apply: { [cache] decoded in Self.cacheLists(decoded.lists, sources: needed, into: table, cache) })
+            statement: statement, decoding: .lists,
+            apply: { [self] decoded in
+                let lists = decoded.lists
+                let kept = Self.cacheLists(lists, sources: needed, into: table, cache)
+                adjust(gap, kept: kept, wasted: lists.count - kept)
+            })
     }
 
     /// Reads the whole lists of the sources linking to one of `targets` (rows of `entity`),
@@ -287,14 +300,19 @@ extension PostgresImportRows {
     }
 
     /// Caches the lists of `sources` read (a source without links has an empty list). Lists the
-    /// cache has already stand.
+    /// cache has already stand. Returns how many of `lists` are of `sources`.
+    @discardableResult
     private static func cacheLists(
         _ lists: [Int64: PostgresRowCache.LinkList], sources: Set<Int64>, into table: PostgresRowCache.LinkTable,
         _ cache: PostgresRowCache
-    ) {
-        for source in sources where !table.holds(source) {
-            cache.setList(table, source, lists[source] ?? PostgresRowCache.LinkList(isStored: false))
+    ) -> Int {
+        var found = 0
+        for source in sources {
+            let list = lists[source]
+            if list != nil { found += 1 }
+            if !table.holds(source) { cache.setList(table, source, list ?? PostgresRowCache.LinkList(isStored: false)) }
         }
+        return found
     }
 }
 

@@ -54,6 +54,9 @@ final class PostgresImportRows: ImportRows {
     var backgroundReads = 0
     /// Batches begun while a hand-over ran on the worker thread, not waited for.
     var batchesBegunDuringHandOver = 0
+    /// Per column read by a set of ids (see ``idRead(_:from:where:in:tenantOf:orderBy:)``): the
+    /// widest gap between the ids of a range, where not ``widestGap``.
+    var readGaps: [String: Int64] = [:]
     /// Keys of records and references the read-ahead planned for, each once per batch (see
     /// ``readsAhead(keysOf:)``): what the tests of the read-ahead count.
     var keysPlanned = 0
