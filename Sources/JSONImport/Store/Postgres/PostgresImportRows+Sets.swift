@@ -106,7 +106,7 @@ extension PostgresImportRows {
             guard index < cache.entities.count, let rows = cache.entities[index] else { continue }
             var keys = inserted.keys
             if rows.keyIsRowID {
-                for id in rows.rows.keys { keys.insert([.integer(id)]) }
+                for id in rows.rows.ids { keys.insert([.integer(id)]) }
             } else {
                 keys.formUnion(rows.keys.keys)
             }

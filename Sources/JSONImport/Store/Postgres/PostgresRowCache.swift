@@ -34,7 +34,7 @@ final class PostgresRowCache {
 
     final class EntityRows {
         let plan: EntityPlan
-        @exclusivity(unchecked) var rows: [Int64: Row] = [:]
+        let rows = RowTable<Row>()
         /// Rows by primary key (keyed entities whose key is not the row id), and keys known to
         /// have no row.
         @exclusivity(unchecked) var keys: [[StoredValue]: Int64] = [:]
@@ -115,7 +115,7 @@ final class PostgresRowCache {
         let index: Int
         /// The entity of the sources (the forward side).
         let source: EntityPlan
-        @exclusivity(unchecked) var lists: [Int64: LinkList] = [:]
+        let lists = RowTable<LinkList>()
         /// The sources whose lists became dirty since the last hand-over, listed as the rows
         /// of ``EntityRows/dirty`` are.
         @exclusivity(unchecked) var dirty: [Int64] = []
@@ -251,16 +251,16 @@ final class PostgresRowCache {
             // Changed in place, found once: only the row's flags change, so its arrays are
             // shared, not copied. Rows listed again or no longer dirty are passed over (a
             // waiting row is dirty: only a full hand-over finds it here).
-            guard let index = entity.rows.index(forKey: id), entity.rows.values[index].isDirty,
-                !entity.rows.values[index].isWaiting || !keepingNewStubs
+            guard let index = entity.rows.index(forKey: id), entity.rows[at: index].isDirty,
+                !entity.rows[at: index].isWaiting || !keepingNewStubs
             else { continue }
-            if keepingNewStubs, entity.rows.values[index].isStub && !entity.rows.values[index].isStored {
-                entity.rows.values[index].isWaiting = true
+            if keepingNewStubs, entity.rows[at: index].isStub && !entity.rows[at: index].isStored {
+                entity.rows[at: index].isWaiting = true
                 entity.waiting.append(id)
                 continue
             }
             // A full hand-over takes the waiting stubs too.
-            let row = Self.handOver(&entity.rows.values[index])
+            let row = Self.handOver(&entity.rows[at: index])
             if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, row)) }
             if row.isStored { updated.append((id, row)) } else { inserted.append((id, row)) }
         }
