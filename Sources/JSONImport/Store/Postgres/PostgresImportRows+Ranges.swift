@@ -1,8 +1,8 @@
 /// Reads of rows by a set of ids, as ranges where the ids lie close together.
 ///
 /// `r.c = ANY($1::int8[])` descends the index once per id, and past a few hundred ids the
-/// planner reads the whole table instead: the links of 1,800 repos, among 275,000, took 20 ms
-/// either way. The ids a batch names mostly lie close together (a batch's records were
+/// planner reads the whole table instead: reading the links of 1,800 repos, among 275,000,
+/// took 20 ms that way. The ids a batch names mostly lie close together (a batch's records were
 /// numbered one after another), so runs of them are read as ranges, one index scan each, and
 /// only the ids far from any other one by one: the same links took 1.3 ms. A range also reads
 /// the rows of the ids between those asked for, which the read passes over; a read that
