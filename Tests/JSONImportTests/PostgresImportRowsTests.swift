@@ -161,6 +161,51 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// Imports in one transaction after a prune: the second finds the rows the prune deleted
+    /// gone, though the first import read them (user 2, a follower, is pruned), and finds them
+    /// again when the prune's scope was undone, as on SQLite.
+    @Test func anImportAfterAPruneInOneTransactionFindsThePrunedRowsGone() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(6), mappers)
+            var prune = ImportOptions.default
+            prune.prune = true
+            let first = #"[{"id": 1, "login": "one", "follower_ids": [2]}]"#
+            let second = #"[{"id": 2, "login": "two", "repos": [{"id": 20, "name": "r20"}]}]"#
+            var reports: [[String]] = []
+            for mapper in [mappers.sqlite, mappers.postgres] {
+                try mapper.write {
+                    try mapper.importData(Data(first.utf8), as: "User", options: prune)
+                    let report = try mapper.importData(Data(second.utf8), as: "User")
+                    reports.append(["User", "Repo"].map { "\($0) \(report.counts(for: $0))" })
+                }
+            }
+            #expect(reports[0] == reports[1])
+            // A prune undone with its scope: user 3, a follower, stays stored.
+            let third = #"[{"id": 4, "login": "four", "follower_ids": [3]}]"#
+            let fourth = #"[{"id": 3, "login": "three"}]"#
+            reports = []
+            struct Undone: Error {}
+            for mapper in [mappers.sqlite, mappers.postgres] {
+                try mapper.write {
+                    #expect(throws: Undone.self) {
+                        try mapper.write {
+                            try mapper.importData(Data(third.utf8), as: "User", options: prune)
+                            throw Undone()
+                        }
+                    }
+                    let report = try mapper.importData(Data(fourth.utf8), as: "User")
+                    reports.append(["User", "Repo"].map { "\($0) \(report.counts(for: $0))" })
+                }
+            }
+            #expect(reports[0] == reports[1])
+            for entity in ["User", "Repo", "Tag"] {
+                let request = ExportRequest(entity: entity, depth: 3)
+                #expect(try mappers.postgres.exportData(request) == mappers.sqlite.exportData(request), "\(entity)")
+            }
+        }
+    }
+
     /// Ids are read as ranges where they lie close together, the others one by one; a range
     /// holds runs of at least four ids, and ids at the ends of `Int64` split without
     /// overflowing.

@@ -154,6 +154,8 @@ final class PostgresDeletionEngine: DeletionEngine {
             rows.append(id)
             if readingKeys { keyValues.append(Array(row.dropFirst())) }
         }
+        // The row path's cache may hold the rows gone, and rows and lists linking to them.
+        if !rows.isEmpty { store.rowPath.forgetCache() }
         return (rows, keyValues)
     }
 

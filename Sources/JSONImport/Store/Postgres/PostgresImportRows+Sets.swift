@@ -98,6 +98,17 @@ extension PostgresImportRows {
         cache.removeAll()
     }
 
+    /// Forgets what the cache holds once a deletion changed the server under it: rows and link
+    /// lists it holds may be gone there, or point at rows that are (an import after a prune, in
+    /// one transaction, took a pruned user for a stored one). The cache's writes went to the
+    /// server before the deletion began. Within an open scope the entries are forgotten one by
+    /// one, each journaled: undoing the scope brings back the cache that the server's rollback
+    /// matches.
+    func forgetCache() {
+        rememberInsertedKeys()
+        if cache.hasOpenScope { cache.forgetEachEntry() } else { cache.removeAll() }
+    }
+
     /// Before the cache is emptied: the keys of the rows it holds of tables that were empty when
     /// the transaction first looked (all of them its own inserts), for ``insertedKeys``.
     private func rememberInsertedKeys() {

@@ -406,6 +406,22 @@ final class PostgresRowCache {
         scopeMarks = marks
     }
 
+    /// Forgets every row and list, each through ``setRow(_:_:_:)`` or ``setList(_:_:_:)`` (and
+    /// so journaled in an open scope), and every mark that the cache holds all the rows pointing
+    /// at a row or all the lists linking to one (unjournaled: an undone scope then reads again
+    /// what it needs). Keys known to have no row stay known: a deletion adds none back.
+    func forgetEachEntry() {
+        for case let entity? in entities {
+            for id in entity.rows.ids { setRow(entity, id, nil) }
+            for j in entity.completePointees.indices { entity.completePointees[j].removeAll() }
+        }
+        for table in tables {
+            for source in table.lists.ids { setList(table, source, nil) }
+            table.completeTargets.removeAll()
+        }
+        generation += 1
+    }
+
     /// Forgets everything (the transaction ended, or its writes were handed over and the
     /// memory is wanted back).
     ///
