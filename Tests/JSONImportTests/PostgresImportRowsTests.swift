@@ -199,6 +199,21 @@ struct PostgresImportRowsTests {
                 }
             }
             #expect(reports[0] == reports[1])
+            // Both imports inside a scope of their own, which stays open between them: the
+            // cache forgets its entries one by one, into the scope's journal.
+            let fifth = #"[{"id": 5, "login": "five", "follower_ids": [6, 1]}]"#
+            let sixth = #"[{"id": 1, "login": "again", "repos": [{"id": 60, "name": "r60"}]}]"#
+            reports = []
+            for mapper in [mappers.sqlite, mappers.postgres] {
+                try mapper.write {
+                    try mapper.write {
+                        try mapper.importData(Data(fifth.utf8), as: "User", options: prune)
+                        let report = try mapper.importData(Data(sixth.utf8), as: "User")
+                        reports.append(["User", "Repo"].map { "\($0) \(report.counts(for: $0))" })
+                    }
+                }
+            }
+            #expect(reports[0] == reports[1])
             for entity in ["User", "Repo", "Tag"] {
                 let request = ExportRequest(entity: entity, depth: 3)
                 #expect(try mappers.postgres.exportData(request) == mappers.sqlite.exportData(request), "\(entity)")

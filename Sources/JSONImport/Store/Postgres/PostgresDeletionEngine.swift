@@ -155,7 +155,7 @@ final class PostgresDeletionEngine: DeletionEngine {
             if readingKeys { keyValues.append(Array(row.dropFirst())) }
         }
         // The row path's cache may hold the rows gone, and rows and lists linking to them.
-        if !rows.isEmpty { store.rowPath.forgetCache() }
+        if !rows.isEmpty { store.rowPath.cacheIsStale = true }
         return (rows, keyValues)
     }
 

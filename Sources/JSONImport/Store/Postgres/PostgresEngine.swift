@@ -130,6 +130,7 @@ final class PostgresEngine {
     }
 
     private func savepoint<T>(_ body: () throws -> ScopeOutcome<T>) throws -> T {
+        try rowPath.forgetStaleCache()
         scopes.append(("scope_\(scopes.count + 1)", false))
         rowPath.cache.beginScope()
         let outcome: ScopeOutcome<T>

@@ -98,15 +98,17 @@ extension PostgresImportRows {
         cache.removeAll()
     }
 
-    /// Forgets what the cache holds once a deletion changed the server under it: rows and link
-    /// lists it holds may be gone there, or point at rows that are (an import after a prune, in
-    /// one transaction, took a pruned user for a stored one). The cache's writes went to the
-    /// server before the deletion began. Within an open scope the entries are forgotten one by
-    /// one, each journaled: undoing the scope brings back the cache that the server's rollback
-    /// matches.
-    func forgetCache() {
+    /// Forgets what the cache holds, its writes handed over first, when a deletion changed the
+    /// server under it (``cacheIsStale``): rows and link lists it holds may be gone there, or
+    /// point at rows that are (an import after a prune, in one transaction, took a pruned user
+    /// for a stored one). Within an open scope the entries are forgotten one by one, each
+    /// journaled: undoing the scope brings back the cache that the server's rollback matches.
+    func forgetStaleCache() throws(StoreError) {
+        guard cacheIsStale else { return }
+        try engine.handOverPendingWrites()
         rememberInsertedKeys()
         if cache.hasOpenScope { cache.forgetEachEntry() } else { cache.removeAll() }
+        cacheIsStale = false
     }
 
     /// Before the cache is emptied: the keys of the rows it holds of tables that were empty when

@@ -54,6 +54,11 @@ final class PostgresImportRows: ImportRows {
     var backgroundReads = 0
     /// Batches begun while a hand-over ran on the worker thread, not waited for.
     var batchesBegunDuringHandOver = 0
+    /// A deletion removed rows since the cache was last emptied: it is forgotten before the
+    /// next scope (the next import or deletion in the transaction) begins, see
+    /// ``forgetStaleCache()``. The import that ran the deletion goes on with it: what it still
+    /// asks of the cache (which rows are stubs) no deletion changes.
+    var cacheIsStale = false
     /// Per column read by a set of ids (see ``idRead(_:from:where:in:tenantOf:orderBy:)``): the
     /// widest gap between the ids of a range, where not ``widestGap``.
     var readGaps: [String: Int64] = [:]
@@ -74,6 +79,7 @@ final class PostgresImportRows: ImportRows {
     func reset() {
         try? finishBackgroundHandOver()
         cache.removeAll()
+        cacheIsStale = false
         tenants.removeAll()
         upcomingPlan = nil
     }
