@@ -107,15 +107,7 @@ extension PostgresImportRows {
             selectColumns(entity), from: entity.table, where: entity.rowID, in: missing, tenantOf: entity.spec)
         return Load(
             statement: statement, decoding: Self.rowDecoding(entity),
-            apply: { [self] decoded in
-                let read = decoded.rows
-                var kept = 0
-                for (id, values, columns, isStub) in read where missing.contains(id) {
-                    cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
-                    kept += 1
-                }
-                adjust(gap, kept: kept, wasted: read.count - kept)
-            })
+            apply: { [self] decoded in cacheRows(decoded.rows, into: rows, gapKey: gap) { missing.contains($0.id) } })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -184,14 +176,8 @@ extension PostgresImportRows {
         return Load(
             statement: statement, decoding: Self.rowDecoding(entity),
             apply: { [self] decoded in
-                let read = decoded.rows
-                var kept = 0
-                for (id, values, columns, isStub) in read where columns[j].map(needed.contains) == true {
-                    cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
-                    kept += 1
-                }
+                cacheRows(decoded.rows, into: rows, gapKey: gap) { $0.columns[j].map(needed.contains) == true }
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
-                adjust(gap, kept: kept, wasted: read.count - kept)
             })
     }
 
@@ -297,6 +283,20 @@ extension PostgresImportRows {
         for (id, values, columns, isStub) in read {
             cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
         }
+    }
+
+    /// Caches the rows of a read by ranges of ids (``idRead(_:from:where:in:tenantOf:orderBy:)``)
+    /// that were asked for, as ``cacheRows(_:into:_:)`` does, passing over the others, and
+    /// adjusts the gap of the read's ranges by how many it passed over.
+    private func cacheRows(
+        _ read: [DecodedRow], into rows: PostgresRowCache.EntityRows, gapKey: String, where isAsked: (DecodedRow) -> Bool
+    ) {
+        var kept = 0
+        for row in read where isAsked(row) {
+            cache.cacheStored(rows, row.id, values: row.values, columns: row.columns, isStub: row.isStub)
+            kept += 1
+        }
+        adjust(gapKey, kept: kept, wasted: read.count - kept)
     }
 
     /// Caches the lists of `sources` read (a source without links has an empty list). Lists the
