@@ -35,10 +35,9 @@ final class PostgresEngine {
     /// Whether the store's schema existed when the engine opened it (a new store may be made in
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
-    /// Per entity (by index) without distribution: the rows an import saw, in the chunks they
-    /// came in until ``finishSeen(of:at:)``, the transaction (by number) they came in, and
-    /// whether stubs may be among them.
-    var pendingSeen: [Int: (transaction: Int, chunks: [[Int64]], mayHoldStubs: Bool)] = [:]
+    /// Per entity (by index) without distribution: the rows an import saw, until
+    /// ``finishSeen(of:at:)``.
+    var pendingSeen: [Int: PendingSeen] = [:]
 
     var name: String { connection.name }
     var dialect: SQLDialect { .postgres }
