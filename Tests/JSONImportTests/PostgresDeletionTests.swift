@@ -322,6 +322,47 @@ struct PostgresDeletionTests {
         }
     }
 
+    /// A link column on the orphan entity's own table reaches a row exactly when it is set: the
+    /// clean-up pass asks the row's column rather than joining the table with itself, beside
+    /// the anti-join of its other links.
+    @Test func rowsReachedByALinkColumnOfTheirOwnTableAreToldByTheColumn() throws {
+        try TestPostgres.withSchema { url, _ in
+            let yaml = """
+                entities:
+                  Box:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      items: { to: Item, kind: many }
+                  Shelf:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      pinned: { to: Item, kind: many, by: id }
+                  Item:
+                    primaryKey: id
+                    cleanup: orphans
+                    attributes: { id: int }
+                    relationships:
+                      box: { to: Box, kind: one, inverse: items }
+                """
+            let twins = try TwinStores(yaml, url: url) { mapper in
+                let noCleanup = ImportOptions(cleanup: false)
+                try mapper.importJSON(#"[{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]"#, as: "Item", options: noCleanup)
+                try mapper.importJSON(#"{"id": 1, "items": [1, 2]}"#, as: "Box", options: noCleanup)
+                try mapper.importJSON(#"{"id": 1, "pinned": [2, 3]}"#, as: "Shelf", options: noCleanup)
+            }
+            let connection = twins.postgresEngine.base.connection
+            connection.statementLog = []
+            // Items 1 and 2 are in the box, 2 and 3 pinned; 4 hangs from nothing.
+            let report = try twins.expectAlike { try $0.clean() }
+            #expect(report.value?.deletions?.map { "\($0.entity) \($0.key[0]) \($0.reason)" } == ["Item 4 orphan"])
+            let log = try #require(connection.statementLog)
+            #expect(log.contains { $0.contains(#"t."box" IS NULL AND NOT EXISTS"#) })
+            #expect(!log.contains { $0.contains(#"FROM "Item" WHERE "box" IS NOT NULL"#) })
+        }
+    }
+
     @Test func anOrphansCascadeStartsTheReachabilityOver() throws {
         try TestPostgres.withSchema { url, _ in
             let yaml = """

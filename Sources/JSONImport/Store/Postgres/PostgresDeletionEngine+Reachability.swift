@@ -28,12 +28,22 @@ extension PostgresDeletionEngine {
         reachQueries[entity.index].map { "(\($0))" } ?? reachTable(entity)
     }
 
+    /// The condition that row `t` of `entity` was not reached in the pass. A link column on
+    /// `entity`'s own table reaches the row exactly when it is set: asked of the row itself,
+    /// not by an anti-join of the table with itself (on the kit's mutated file, marking the
+    /// repos no user owns took 0.10 s that way, and 5 ms by the column).
+    func unreached(_ entity: EntityPlan) -> String {
+        guard let (columns, others) = reachColumns[entity.index] else { return Self.absent("t.\(entity.rowID)", from: reached(entity)) }
+        let conditions = columns.map { "t.\(quote($0)) IS NULL" } + [others.map { Self.absent("t.\(entity.rowID)", from: "(\($0))") }].compactMap { $0 }
+        return conditions.joined(separator: " AND ")
+    }
+
     func beginReachability(_ entities: [EntityPlan]) throws(StoreError) {
         try begin()
         step = [:]
         emptyFrontiers = []
         newlyReached = [:]
-        reachQueries = makeReachQueries(entities)
+        (reachQueries, reachColumns) = makeReachQueries(entities)
         var statements: [String] = []
         for entity in entities {
             step[entity.index] = 0
@@ -115,28 +125,46 @@ extension PostgresDeletionEngine {
     /// The queries of the rows reached of the pass's `entities` that need no reach table, by
     /// entity index: those of entities only roots link to (everything their links reach),
     /// then those of entities that link to none of the pass (everything the roots' links and
-    /// the pass's reached rows reach).
-    private func makeReachQueries(_ entities: [EntityPlan]) -> [Int: String] {
+    /// the pass's reached rows reach). With them, ``reachColumns``.
+    private func makeReachQueries(
+        _ entities: [EntityPlan]
+    ) -> (queries: [Int: String], columns: [Int: (columns: [String], others: String?)]) {
         let inPass = Set(entities.map(\.index))
         let links = plan.spec.links.map { link in
             (link: link, source: plan.entity(named: link.source)!.index, target: plan.entity(named: link.target)!.index)
         }
-        func union(_ queries: [String]) -> String {
-            queries.isEmpty ? "SELECT NULL::int8 AS id WHERE false" : queries.joined(separator: " UNION ALL ")
-        }
         var queries: [Int: String] = [:]
+        var columns: [Int: (columns: [String], others: String?)] = [:]
+        /// Records the query of `entity` from its links' queries, each `nil` for a link from every
+        /// row; `from` gives the rows a link starts from.
+        func record(_ entity: EntityPlan, from rows: (Link, Int) -> String?) {
+            var own: [String] = []
+            var others: [String] = []
+            var all: [String] = []
+            for link in links where link.target == entity.index {
+                let from = rows(link.link, link.source)
+                let query = shared.targets(of: link.link, from: from)
+                all.append(query)
+                if from == nil, entity.spec.tenantAttribute == nil, case .foreignKey(_, let column, false, _) = link.link.storage {
+                    own.append(column)
+                } else {
+                    others.append(query)
+                }
+            }
+            queries[entity.index] = all.isEmpty ? "SELECT NULL::int8 AS id WHERE false" : all.joined(separator: " UNION ALL ")
+            if !own.isEmpty { columns[entity.index] = (own, others.isEmpty ? nil : others.joined(separator: " UNION ALL ")) }
+        }
         for entity in entities where !links.contains(where: { $0.target == entity.index && inPass.contains($0.source) }) {
-            queries[entity.index] = union(links.filter { $0.target == entity.index }.map { shared.targets(of: $0.link, from: nil) })
+            record(entity) { _, _ in nil }
         }
         for entity in entities
         where queries[entity.index] == nil && !links.contains(where: { $0.source == entity.index && inPass.contains($0.target) }) {
-            queries[entity.index] = union(links.filter { $0.target == entity.index }.map { link in
-                guard inPass.contains(link.source) else { return shared.targets(of: link.link, from: nil) }
-                let reached = queries[link.source] ?? "SELECT id FROM \(reachTable(plan.entities[link.source]))"
-                return shared.targets(of: link.link, from: reached)
-            })
+            record(entity) { _, source in
+                guard inPass.contains(source) else { return nil }
+                return queries[source] ?? "SELECT id FROM \(reachTable(plan.entities[source]))"
+            }
         }
-        return queries
+        return (queries, columns)
     }
 
     /// The `work_mem` of a pass, in bytes, at least.

@@ -29,6 +29,11 @@ final class PostgresDeletionEngine: DeletionEngine {
     /// Entities in the reachability pass (by index) whose reached rows are a query, not a
     /// table: the query.
     var reachQueries: [Int: String] = [:]
+    /// Of ``reachQueries``, those of entities without distribution reached by link columns of
+    /// their own table from every row linking to them: those columns, and the query of the
+    /// rows the other links reach (`nil` when there are none), for the anti-join marking the
+    /// rows not reached (see ``PostgresDeletionEngine/unreached(_:)``).
+    var reachColumns: [Int: (columns: [String], others: String?)] = [:]
     /// Entities whose reach table has its indexes in this pass.
     var indexedReach: Set<Int> = []
     /// The tenants whose rows the operation's deletions reach, or `nil` for every tenant (see
@@ -81,8 +86,7 @@ final class PostgresDeletionEngine: DeletionEngine {
                 parameters += filter.parameters
             }
         case .unreachable:
-            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + Self.absent("t.\(entity.rowID)", from: reached(entity))
-                + scopedToTenants(entity, alias: "t")
+            select = "SELECT t.\(entity.rowID) FROM \(entity.table) t WHERE " + unreached(entity) + scopedToTenants(entity, alias: "t")
         case .kept:
             select = "SELECT id FROM \(keptTable)"
         }
