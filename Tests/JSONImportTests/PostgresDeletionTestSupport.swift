@@ -39,6 +39,12 @@ final class PostgresDeletionStoreEngine: StoreEngine {
         try base.finishSeen(of: entity, at: value)
     }
 
+    var holdsWrites: Bool { base.holdsWrites }
+
+    func stampUpdated(of entity: EntityPlan, rows: [Int64], at value: StoredValue) throws(StoreError) {
+        try base.stampUpdated(of: entity, rows: rows, at: value)
+    }
+
     var importRows: any ImportRows { base.importRows }
 
     func makeDeletionEngine(plan: ImportPlan) -> any DeletionEngine {

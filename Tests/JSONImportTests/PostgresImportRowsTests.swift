@@ -361,6 +361,37 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A row whose change waits for the hand-over takes its `_updated_at` with it, in the same
+    /// `UPDATE`, once the records are done: only rows the import counts updated, as on SQLite.
+    @Test func updatedRowsTakeTheirUpdatedAtWithTheirChange() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(12), mappers)
+            func updated(_ mapper: Mapper) throws -> [StoredValue: StoredValue] {
+                try Dictionary(uniqueKeysWithValues: mapper.storedRows("User", "id", "_updated_at").map { ($0[0], $0[1]) })
+            }
+            let before = (sqlite: try updated(mappers.sqlite), postgres: try updated(mappers.postgres))
+            Thread.sleep(forTimeInterval: 0.01)
+            let connection = try Self.engine(mappers.postgres).connection
+            // User 1 changes, user 2 changes and changes back, user 3 changes its followers
+            // alone, user 4 is as it was.
+            let log = try Self.statementsPrepared(on: connection) {
+                let report = try Self.importBoth(#"""
+                    [{"id": 1, "login": "changed"}, {"id": 2, "login": "x"}, {"id": 2, "login": "user2"},
+                     {"id": 3, "follower_ids": [5]}, {"id": 4, "login": "user4"}]
+                    """#, mappers)
+                #expect(report.counts(for: "User").list == [0, 2, 2, 0])
+            }
+            #expect(log.contains { $0.contains(#""_updated_at" = coalesce(s."_updated_at", t."_updated_at")"#) })
+            for (mapper, was) in [(mappers.sqlite, before.sqlite), (mappers.postgres, before.postgres)] {
+                let now = try updated(mapper)
+                let changed = now.keys.filter { now[$0] != was[$0] }.compactMap { $0.number }.sorted()
+                #expect(changed == [1, 3], "\(mapper === mappers.sqlite ? "SQLite" : "PostgreSQL")")
+                #expect(now[.integer(1)] == now[.integer(3)])
+            }
+        }
+    }
+
     /// The mark is placed by counting the rows the cache knows the import saw, and the cache
     /// keeps rows a deletion removed: a row the import saw that its clean-up pass removed
     /// afterwards must not count, or it would stand in for a row it did not see.

@@ -163,6 +163,7 @@ struct ImportRun {
                 try settleUniques(importer)
                 try importer.restoreLinkIndexes()
                 try finishRecords(importer)
+                try stampUpdated(importer)
                 let pruned = target.entities.filter { entity in
                     presentRoots.contains { target.roots[$0].entities.contains { $0 === entity } }
                 }
@@ -266,6 +267,17 @@ struct ImportRun {
             var report = ImportReport(entity: target.name)
             report.errors = [ImportIssue(file: nil, record: nil, path: "$", message: error.message)]
             throw ImportError(code: .invalidRecord, message: error.message, report: report)
+        }
+    }
+
+    /// The rows the records updated, on a store that holds their writes: they may take
+    /// `_updated_at` with them, before the deletion stage has them all written.
+    private func stampUpdated(_ importer: Importer) throws {
+        guard let stamp = store.stampUpdated else { return }
+        for plan in store.plan.entities where plan.spec.hasTimestamps {
+            try importer.tracker.rows(of: plan.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
+                try stamp(plan, rows, importer.now)
+            }
         }
     }
 

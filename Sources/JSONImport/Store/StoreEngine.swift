@@ -63,6 +63,16 @@ protocol StoreEngine: AnyObject {
     /// of `_seen_at`, to `value`): what the store held back is written now.
     func finishSeen(of entity: EntityPlan, at value: StoredValue) throws(StoreError)
 
+    /// Whether the store holds writes back for a hand-over, whose rows can take their
+    /// `_updated_at` with them (``stampUpdated(of:rows:at:)``).
+    var holdsWrites: Bool { get }
+
+    /// An import's records are done, and updated `rows` (ascending, no repeats) of `entity`:
+    /// those whose writes the store holds may take `_updated_at` `value` with them. The
+    /// bookkeeping still sets it in all of them (``setColumn(_:of:rows:to:)``) after the
+    /// deletion stage, which may update more.
+    func stampUpdated(of entity: EntityPlan, rows: [Int64], at value: StoredValue) throws(StoreError)
+
     // MARK: Stages
 
     /// The importer's row path.

@@ -13,6 +13,13 @@ extension PostgresEngine {
         var mayHoldStubs = false
     }
 
+    var holdsWrites: Bool { true }
+
+    func stampUpdated(of entity: EntityPlan, rows: [Int64], at value: StoredValue) throws(StoreError) {
+        guard case .real(let time) = value else { return }
+        rowPath.cache.stamp(rowPath.cache.rows(entity), rows: rows, at: time)
+    }
+
     /// `_seen_at` goes to the entity's seen table: the rows an import saw unchanged keep their
     /// own copy as it is. The rows of an entity without distribution wait for
     /// ``finishSeen(of:at:)``.
@@ -36,9 +43,12 @@ extension PostgresEngine {
             if known < rows.count { pendingSeen[entity.index]!.mayHoldStubs = true }
             return
         }
+        // Rows whose hand-over wrote the value already (``stampUpdated(of:rows:at:)``) are left
+        // as they are: rewriting a row costs a new version of it and of its index entries.
         let tenant = tenantFilter(entity.spec, alias: "r", parameter: 3)
         try connection.run(
-            "UPDATE \(entity.table) AS r SET \(quote(column)) = $1 WHERE r.\(entity.rowID) = ANY($2::int8[])\(tenant.sql)",
+            "UPDATE \(entity.table) AS r SET \(quote(column)) = $1 WHERE r.\(entity.rowID) = ANY($2::int8[]) "
+                + "AND r.\(quote(column)) IS DISTINCT FROM $1\(tenant.sql)",
             [value, Self.array(rows)] + tenant.parameters)
     }
 

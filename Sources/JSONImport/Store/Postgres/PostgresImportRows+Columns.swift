@@ -50,6 +50,13 @@ extension PostgresImportRows {
         return columns
     }
 
+    /// The columns of `entity`'s staging table: those a changed row is staged with, and
+    /// `_updated_at` for an entity with timestamps, NULL but for rows stamped (see
+    /// ``PostgresRowCache/stamp(_:rows:at:)``).
+    func stagedColumns(_ entity: EntityPlan) -> [PostgresCopyColumn] {
+        stageColumns(entity) + (entity.spec.hasTimestamps ? [PostgresCopyColumn("_updated_at", .timestamptz)] : [])
+    }
+
     /// Calls `body` with the value of each column of row `id` in turn: those of
     /// ``stageColumns(_:)``, or with `timestamps`, of ``insertColumns(_:)``.
     func forEachField<E: Error>(
@@ -59,7 +66,7 @@ extension PostgresImportRows {
         for value in row.values { try body(value) }
         for column in row.columns { try body(column.map(StoredValue.integer) ?? .null) }
         if timestamps && entity.spec.hasTimestamps {
-            for _ in 0..<3 { try body(.real(row.insertedAt)) }
+            for _ in 0..<3 { try body(.real(row.stampedAt)) }
         }
         if !entity.spec.isOwned { try body(.integer(row.isStub ? 1 : 0)) }
     }
@@ -80,10 +87,10 @@ extension PostgresImportRows {
     func mergeSQL(_ entity: EntityPlan) -> String {
         // A row's tenant never changes: Citus refuses to update a distribution column.
         let keys = Set(entity.keySlots.map { entity.spec.attributes[$0].name } + [entity.spec.tenantAttribute].compactMap { $0 })
-        let sets = stageColumns(entity).map(\.name).filter { !keys.contains($0) && $0 != "_id" }
+        let sets = stageColumns(entity).map(\.name).filter { !keys.contains($0) && $0 != "_id" }.map { "\(quote($0)) = s.\(quote($0))" }
+            + (entity.spec.hasTimestamps ? [#""_updated_at" = coalesce(s."_updated_at", t."_updated_at")"#] : [])
         let stage = quote(Self.stageName(entity))
-        return "UPDATE \(entity.table) AS t SET " + sets.map { "\(quote($0)) = s.\(quote($0))" }.joined(separator: ", ")
-            + " FROM \(stage) AS s WHERE \(stagedRows(entity))"
+        return "UPDATE \(entity.table) AS t SET " + sets.joined(separator: ", ") + " FROM \(stage) AS s WHERE \(stagedRows(entity))"
     }
 
     /// The condition pairing the rows of `entity` (alias `t`) with the staged ones (`s`). The

@@ -163,7 +163,7 @@ extension PostgresImportRows {
             let stage = quote(Self.stageName(entity))
             first.append(PostgresStatement(
                 "CREATE TEMPORARY TABLE IF NOT EXISTS \(stage) ("
-                    + stageColumns(entity).map { "\(quote($0.name)) \($0.type.rawValue)" }.joined(separator: ", ")
+                    + stagedColumns(entity).map { "\(quote($0.name)) \($0.type.rawValue)" }.joined(separator: ", ")
                     + ") ON COMMIT DROP"))
             first.append(stageEmptying(entity))
             stagedRows[entity.index]!.count += rows.count
@@ -242,9 +242,11 @@ extension PostgresImportRows {
             case .rows(let entity, let table, let isNew, var rows):
                 // In key order, sorted here rather than when taken from the cache.
                 rows.sort { $0.id < $1.id }
-                try copy(into: table, columns: isNew ? insertColumns(entity) : stageColumns(entity)) { (writer) throws(StoreError) in
+                let stamps = !isNew && entity.spec.hasTimestamps
+                try copy(into: table, columns: isNew ? insertColumns(entity) : stagedColumns(entity)) { (writer) throws(StoreError) in
                     for (id, row) in rows {
                         try forEachField(entity, id: id, row, timestamps: isNew) { (value) throws(StoreError) in try writer.append(value) }
+                        if stamps { try writer.append(row.stampedAt == 0 ? .null : .real(row.stampedAt)) }
                     }
                 }
             case .links(let table, let tenant, let lists):

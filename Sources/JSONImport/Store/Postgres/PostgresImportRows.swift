@@ -173,7 +173,7 @@ final class PostgresImportRows: ImportRows {
                 return Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
             },
             columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
-            isStub: isStub, isStored: false, isDirty: true, insertedAt: now)
+            isStub: isStub, isStored: false, isDirty: true, stampedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
         if isWrittenAtOnce(entity) {
             _ = try writeAtOnce(entity) { () throws(StoreError) in

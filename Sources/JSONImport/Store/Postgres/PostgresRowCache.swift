@@ -25,8 +25,10 @@ final class PostgresRowCache {
         var isStored: Bool
         /// The row differs from the server's copy, or the server has none.
         var isDirty: Bool
-        /// When the row was inserted, for its bookkeeping columns (rows the server holds: 0).
-        var insertedAt: Double = 0
+        /// The time its hand-over writes to its bookkeeping columns: for a new row, when it was
+        /// inserted (all three); for a changed row the server holds, its `_updated_at`, once the
+        /// import knows the change stays (see ``stamp(_:rows:at:)``). 0: none.
+        var stampedAt: Double = 0
         /// A dirty stub the server lacks, left out of the hand-overs that keep new stubs: in
         /// its entity's `waiting` rows rather than its `dirty` ones.
         var isWaiting = false
@@ -269,13 +271,24 @@ final class PostgresRowCache {
         return (inserted, updated)
     }
 
+    /// Rows of `entity` an import updated, its records done: those of them whose change waits
+    /// for a hand-over take `_updated_at` `time` with it, written by the same `UPDATE`.
+    func stamp(_ entity: EntityRows, rows: [Int64], at time: Double) {
+        for id in rows {
+            guard let index = entity.rows.index(forKey: id), entity.rows[at: index].isDirty, entity.rows[at: index].isStored
+            else { continue }
+            if hasOpenScope { journal.append(.row(entity: entity.plan.index, id: id, entity.rows[at: index])) }
+            entity.rows[at: index].stampedAt = time
+        }
+    }
+
     /// Marks `row` as handed over; returns it as it was.
     private static func handOver(_ row: inout Row) -> Row {
         let was = row
         row.isStored = true
         row.isDirty = false
         row.isWaiting = false
-        row.insertedAt = 0
+        row.stampedAt = 0
         return was
     }
 

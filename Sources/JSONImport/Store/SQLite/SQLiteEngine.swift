@@ -104,6 +104,11 @@ final class SQLiteEngine: StoreEngine {
     /// Every chunk went to its rows as it came.
     func finishSeen(of entity: EntityPlan, at value: StoredValue) throws(StoreError) {}
 
+    /// Every write goes to the file as it comes.
+    var holdsWrites: Bool { false }
+
+    func stampUpdated(of entity: EntityPlan, rows: [Int64], at value: StoredValue) throws(StoreError) {}
+
     // MARK: Stages
 
     func makeDeletionEngine(plan: ImportPlan) -> any DeletionEngine {
