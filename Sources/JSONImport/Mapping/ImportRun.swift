@@ -273,10 +273,10 @@ struct ImportRun {
     /// The rows the records updated, on a store that holds their writes: they may take
     /// `_updated_at` with them, before the deletion stage has them all written.
     private func stampUpdated(_ importer: Importer) throws {
-        guard let stamp = store.stampUpdated else { return }
+        guard store.holdsWrites else { return }
         for plan in store.plan.entities where plan.spec.hasTimestamps {
             try importer.tracker.rows(of: plan.index, where: { status, _ in status == .updated }) { (rows) throws(StoreError) in
-                try stamp(plan, rows, importer.now)
+                try store.stampUpdated(of: plan, rows: rows, at: importer.now)
             }
         }
     }

@@ -27,11 +27,13 @@ extension Store {
         try engine.setColumn(timestamp.rawValue, of: entity, rows: rows, to: .real(time))
     }
 
+    /// Whether the store holds writes back for a hand-over (see ``StoreEngine/holdsWrites``).
+    var holdsWrites: Bool { engine.holdsWrites }
+
     /// Updated `rows` of `entity` may take `_updated_at` `time` with their held writes (see
-    /// ``StoreEngine/stampUpdated(of:rows:at:)``); `nil` when the store holds none.
-    var stampUpdated: ((_ entity: EntityPlan, _ rows: [Int64], _ time: Double) throws(StoreError) -> Void)? {
-        guard engine.holdsWrites else { return nil }
-        return { [engine] (entity, rows, time) throws(StoreError) in try engine.stampUpdated(of: entity, rows: rows, at: .real(time)) }
+    /// ``StoreEngine/stampUpdated(of:rows:at:)``).
+    func stampUpdated(of entity: EntityPlan, rows: [Int64], at time: Double) throws(StoreError) {
+        try engine.stampUpdated(of: entity, rows: rows, at: .real(time))
     }
 
     /// Every row of `entity` an import contained has had its `_seen_at` set to `time`.

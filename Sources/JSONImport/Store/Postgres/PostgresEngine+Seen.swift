@@ -9,8 +9,9 @@ extension PostgresEngine {
         var chunks: [[Int64]] = []
         /// How many of them the row cache holds as full rows, which the server holds too.
         var known = 0
-        /// Whether stubs may be among them.
-        var mayHoldStubs = false
+
+        /// Whether stubs may be among them: rows the cache does not hold as full rows.
+        var mayHoldStubs: Bool { known < chunks.reduce(0) { $0 + $1.count } }
     }
 
     var holdsWrites: Bool { true }
@@ -40,7 +41,6 @@ extension PostgresEngine {
             let known = rows.count(where: { cached.rows[$0].map { !$0.isStub } ?? false })
             pendingSeen[entity.index]!.chunks.append(rows)
             pendingSeen[entity.index]!.known += known
-            if known < rows.count { pendingSeen[entity.index]!.mayHoldStubs = true }
             return
         }
         // Rows whose hand-over wrote the value already (``stampUpdated(of:rows:at:)``) are left
