@@ -47,19 +47,25 @@ final class EntityPlan {
     @exclusivity(unchecked) var storeStatements: AnyObject?
 
     /// `true` when the single `int` key is the row id itself.
-    var keyIsRowID: Bool { spec.rowIDColumn != "_id" }
+    let keyIsRowID: Bool
+    /// Whether a batch's keys of this entity's rows are row ids (see ``KeyList``): a single
+    /// `int` key, not distributed (whose reads name their tenants).
+    let keysAreRowIDs: Bool
 
     init(spec: EntitySpec, index: Int) {
         self.spec = spec
         self.index = index
         self.table = quote(spec.table)
-        self.rowID = quote(spec.rowIDColumn)
+        let rowIDColumn = spec.rowIDColumn
+        self.rowID = quote(rowIDColumn)
+        self.keyIsRowID = rowIDColumn != "_id"
         self.attributes = spec.attributes.map(AttributePlan.init)
         self.keySlots = spec.primaryKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.referenceKeySlots = spec.referenceKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tombstones = spec.tombstones.map { ($0.key.segments.map { Array($0.utf8) }, $0.value) }
         self.versionSlot = spec.versionAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.keysAreRowIDs = keyIsRowID && keySlots.count == 1 && tenantSlot == nil
     }
 }
 
@@ -70,12 +76,15 @@ final class AttributePlan {
     let path: [[UInt8]]
     let regex: NSRegularExpression?
     let defaultValue: Value
+    /// Whether values are checked (`enum`, `min`/`max` or `pattern`; see ``AttributeValidation``).
+    let hasRules: Bool
 
     init(_ spec: AttributeSpec) {
         self.spec = spec
         self.path = spec.key.segments.map { Array($0.utf8) }
         self.regex = spec.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
         self.defaultValue = spec.defaultValue.map(Value.init) ?? .null
+        self.hasRules = spec.allowedValues != nil || spec.minimum != nil || spec.maximum != nil || spec.pattern != nil
     }
 }
 

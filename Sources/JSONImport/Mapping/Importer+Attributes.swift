@@ -96,7 +96,7 @@ extension Importer {
             if let index = issue.elementIndex { error.path.append(.index(index)) }
             throw error
         }
-        if value.isNull { return value }
+        if value.isNull || !attribute.hasRules { return value }
         if let message = AttributeValidation.check(value, attribute) { throw fail(message, key: attribute) }
         return value
     }

@@ -154,12 +154,6 @@ enum KeyList {
     }
 }
 
-extension EntityPlan {
-    /// Whether a batch's keys of this entity's rows are row ids (see ``KeyList``): a single
-    /// `int` key, not distributed (whose reads name their tenants).
-    var keysAreRowIDs: Bool { keyIsRowID && keySlots.count == 1 && tenantSlot == nil }
-}
-
 extension ImportRows {
     func insertLinks(_ relationship: RelationshipPlan, source: Int64, targets: [Int64], from position: Int64) throws(StoreError) {
         for (i, target) in targets.enumerated() {
