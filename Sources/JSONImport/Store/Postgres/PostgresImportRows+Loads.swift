@@ -266,13 +266,38 @@ extension PostgresImportRows {
     }
 
     /// The lists of the sources of links read in source and position order.
+    /// Each source's links come one after another, so its list is made at its size at once.
     static func decodeLists(_ links: PostgresResult) -> [Int64: PostgresRowCache.LinkList] {
-        var lists: [Int64: PostgresRowCache.LinkList] = [:]
+        var sources: [Int64] = [], targets: [Int64] = [], positions: [Int64] = []
+        sources.reserveCapacity(links.rowCount)
+        targets.reserveCapacity(links.rowCount)
+        positions.reserveCapacity(links.rowCount)
+        var runs = 0
         for link in 0..<links.rowCount {
             guard let source = links.integer(row: link, column: 0), let target = links.integer(row: link, column: 1),
                 let position = links.integer(row: link, column: 2)
             else { continue }
-            lists[source, default: PostgresRowCache.LinkList(isStored: true)].append(target, at: position)
+            if sources.last != source { runs += 1 }
+            sources.append(source)
+            targets.append(target)
+            positions.append(position)
+        }
+        var lists: [Int64: PostgresRowCache.LinkList] = [:]
+        lists.reserveCapacity(runs)
+        var start = 0
+        while start < sources.count {
+            let source = sources[start]
+            var end = start + 1
+            while end < sources.count && sources[end] == source { end += 1 }
+            if var list = lists[source] {
+                // Not one after another: added link by link, as the list allows.
+                for i in start..<end { list.append(targets[i], at: positions[i]) }
+                lists[source] = list
+            } else {
+                lists[source] = PostgresRowCache.LinkList(
+                    isStored: true, targets: Array(targets[start..<end]), positions: positions[start..<end])
+            }
+            start = end
         }
         return lists
     }

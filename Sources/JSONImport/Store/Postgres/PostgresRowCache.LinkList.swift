@@ -13,6 +13,14 @@ extension PostgresRowCache {
             self.isStored = isStored
         }
 
+        /// A list of `targets` at `positions`, in position order.
+        init(isStored: Bool, targets: [Int64], positions: ArraySlice<Int64>) {
+            precondition(targets.count == positions.count, "a position for each target")
+            self.isStored = isStored
+            self.targets = targets
+            if !positions.elementsEqual(0..<Int64(positions.count)) { self.positions = Array(positions) }
+        }
+
         /// The position of the link at index `i`.
         func position(at i: Int) -> Int64 {
             positions?[i] ?? Int64(i)
