@@ -190,7 +190,7 @@ extension Importer {
         targets.reserveCapacity(count)
         // Per target: `.some(previous)` when its own write set the link column (see `apply`).
         var presetPrevious: [Int64??] = []
-        var seen = SmallRowSet(capacity: count)
+        var seen = RowIDSet(minimumCapacity: count)
         let preset = presetFor(relationship, row: row)
         if preset != nil { presetPrevious.reserveCapacity(count) }
         var i = 0
@@ -253,8 +253,8 @@ extension Importer {
         var added = targets
         var removed: [Int64] = []
         if !current.isEmpty {
-            let currentSet = SmallRowSet(current)
-            let targetSet = SmallRowSet(targets)
+            let currentSet = RowIDSet(current)
+            let targetSet = RowIDSet(targets)
             let indices = targets.indices.filter { !currentSet.contains(targets[$0]) }
             addedIndices = indices
             added = indices.map { targets[$0] }

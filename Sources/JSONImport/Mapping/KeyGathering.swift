@@ -57,9 +57,9 @@ struct KeyGathering {
         /// By entity index: keys of records.
         var records: [Set<[StoredValue]>]
         /// By entity index: keys of records that are row ids.
-        var recordIDs: [Set<Int64>]
+        var recordIDs: [RowIDSet]
         /// Keys of references, per relationship, in the order first met.
-        var references: [(relationship: RelationshipPlan, keys: Set<[StoredValue]>, ids: Set<Int64>)] = []
+        var references: [(relationship: RelationshipPlan, keys: Set<[StoredValue]>, ids: RowIDSet)] = []
         /// Where each relationship's references are in `references`.
         var referenceIndex: [ObjectIdentifier: Int] = [:]
 
@@ -74,7 +74,7 @@ struct KeyGathering {
             referenceCapacities = last.references
             let room = gathering.indices.map { gathering[$0] ? max(count, last.records.isEmpty ? 0 : last.records[$0]) : 0 }
             records = plan.entities.map { $0.keysAreRowIDs ? [] : Set(minimumCapacity: room[$0.index]) }
-            recordIDs = plan.entities.map { $0.keysAreRowIDs ? Set(minimumCapacity: room[$0.index]) : [] }
+            recordIDs = plan.entities.map { $0.keysAreRowIDs ? RowIDSet(minimumCapacity: room[$0.index]) : [] }
         }
 
         /// Inserts `key`, a key of a row of `relationship`'s target, or its row id `id` (see
@@ -85,7 +85,7 @@ struct KeyGathering {
                 referenceIndex[identifier] = references.count
                 let room = referenceCapacities[identifier] ?? 0
                 let byID = relationship.targetPlan.keysAreRowIDs
-                references.append((relationship, Set(minimumCapacity: byID ? 0 : room), Set(minimumCapacity: byID ? room : 0)))
+                references.append((relationship, Set(minimumCapacity: byID ? 0 : room), RowIDSet(minimumCapacity: byID ? room : 0)))
                 return references.count - 1
             }()
             if let key { references[index].keys.insert(key) }
@@ -93,7 +93,7 @@ struct KeyGathering {
         }
 
         /// The keys of `entity` gathered, as the row path takes them.
-        static func list(_ keys: Set<[StoredValue]>, _ ids: Set<Int64>, of entity: EntityPlan) -> KeyList {
+        static func list(_ keys: Set<[StoredValue]>, _ ids: RowIDSet, of entity: EntityPlan) -> KeyList {
             entity.keysAreRowIDs ? .ids(Array(ids)) : .keys(Array(keys))
         }
     }

@@ -282,11 +282,11 @@ final class PostgresEngine {
     }
 
     /// Row ids as one `int8[]` parameter (its text form, `{1,2,3}`).
-    static func array(_ rows: some Collection<Int64>) -> StoredValue {
+    static func array(_ rows: some Sequence<Int64>) -> StoredValue {
         // Digits written straight into the bytes: these arrays hold every row a hand-over
         // names (the seen rows of a re-import), and a string per id cost more than the rest.
         var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(rows.count * 8 + 2)
+        bytes.reserveCapacity(rows.underestimatedCount * 8 + 2)
         var digits: [UInt8] = Array(repeating: 0, count: 20)
         for (i, row) in rows.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }

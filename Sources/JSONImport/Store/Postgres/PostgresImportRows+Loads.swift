@@ -161,13 +161,13 @@ extension PostgresImportRows {
         let entity = rows.plan
         let relationship = entity.relationships[entity.selfColumns[j]]
         let pointed = cache.rows(relationship.targetPlan)
-        var needed = Set<Int64>()
+        var needed = RowIDSet(minimumCapacity: pointees.count)
         for pointee in pointees where !rows.completePointees[j].contains(pointee) {
             // A row the server has never held has nothing pointing at it there.
             if let row = pointed.rows[pointee], !row.isStored {
                 cache.markComplete(rows, column: j, pointee: pointee)
             } else {
-                needed.insertReserving(pointee, room: pointees.count)
+                needed.insert(pointee)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -184,12 +184,12 @@ extension PostgresImportRows {
     /// Reads the links of the `sources` whose lists the cache lacks.
     func listLoad(_ table: PostgresRowCache.LinkTable, sources: [Int64]) -> Load? {
         let owners = cache.rows(table.source)
-        var needed = Set<Int64>()
+        var needed = RowIDSet(minimumCapacity: sources.count)
         for source in sources where !table.holds(source) {
             if let row = owners.rows[source], !row.isStored {
                 cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
             } else {
-                needed.insertReserving(source, room: sources.count)
+                needed.insert(source)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -209,12 +209,12 @@ extension PostgresImportRows {
     /// unless the cache has every such list; each target is then complete.
     func linkingLoad(_ table: PostgresRowCache.LinkTable, to targets: [Int64], of entity: EntityPlan) -> Load? {
         let linked = cache.rows(entity)
-        var needed = Set<Int64>()
+        var needed = RowIDSet(minimumCapacity: targets.count)
         for target in targets where !table.completeTargets.contains(target) {
             if let row = linked.rows[target], !row.isStored {
                 cache.markComplete(table, target: target)
             } else {
-                needed.insertReserving(target, room: targets.count)
+                needed.insert(target)
             }
         }
         guard !needed.isEmpty else { return nil }
@@ -229,7 +229,7 @@ extension PostgresImportRows {
             decoding: .lists,
             apply: { [cache] decoded in
                 let lists = decoded.lists
-                Self.cacheLists(lists, sources: Set(lists.keys), into: table, cache)
+                Self.cacheLists(lists, sources: RowIDSet(lists.keys), into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
     }
@@ -328,7 +328,7 @@ extension PostgresImportRows {
     /// cache has already stand. Returns how many of `lists` are of `sources`.
     @discardableResult
     private static func cacheLists(
-        _ lists: [Int64: PostgresRowCache.LinkList], sources: Set<Int64>, into table: PostgresRowCache.LinkTable,
+        _ lists: [Int64: PostgresRowCache.LinkList], sources: RowIDSet, into table: PostgresRowCache.LinkTable,
         _ cache: PostgresRowCache
     ) -> Int {
         var found = 0
@@ -338,14 +338,5 @@ extension PostgresImportRows {
             if !table.holds(source) { cache.setList(table, source, list ?? PostgresRowCache.LinkList(isStored: false)) }
         }
         return found
-    }
-}
-
-extension Set<Int64> {
-    /// Inserts `id`, making room for `room` ids at the first insert, rather than growing and
-    /// hashing the ids again on the way.
-    mutating func insertReserving(_ id: Int64, room: Int) {
-        if isEmpty { reserveCapacity(room) }
-        insert(id)
     }
 }

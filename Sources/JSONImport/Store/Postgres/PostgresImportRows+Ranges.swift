@@ -18,7 +18,7 @@ extension PostgresImportRows {
         /// The fewest ids a range is read for.
         static let runLength = 4
 
-        init(_ ids: some Collection<Int64>, gap: Int64) {
+        init(_ ids: some Sequence<Int64>, gap: Int64) {
             let sorted = ids.sorted()
             var start = 0
             for i in sorted.indices {
@@ -45,7 +45,7 @@ extension PostgresImportRows {
     /// gap is kept under, for ``adjust(_:kept:wasted:)``. It may return rows of other ids
     /// between those asked for.
     func idRead(
-        _ columns: String, from table: String, where column: String, in ids: some Collection<Int64>,
+        _ columns: String, from table: String, where column: String, in ids: some Sequence<Int64>,
         tenantOf entity: EntitySpec, orderBy: String? = nil
     ) -> (PostgresStatement, gapKey: String) {
         let key = table + "." + column

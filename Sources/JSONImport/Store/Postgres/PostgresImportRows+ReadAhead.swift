@@ -20,8 +20,8 @@ extension PostgresImportRows {
         var later = batch.byEntity.filter { pointing.contains($0.0.index) }
         // Per entity (by index): the rows whose link columns' relations are read already, and
         // those whose other relations are.
-        var visited: [Int: Set<Int64>] = [:]
-        var linksVisited: [Int: Set<Int64>] = [:]
+        var visited: [Int: RowIDSet] = [:]
+        var linksVisited: [Int: RowIDSet] = [:]
         var reached: [Reach] = []
         // The first round trip ran before the batch began, unless the cache was emptied since.
         if let firstRead, firstRead.generation == cache.generation {
@@ -61,7 +61,7 @@ extension PostgresImportRows {
     /// ``beginBatch(_:upcoming:)``): ``prefetch(_:)`` finds their rows in the cache then, and
     /// reads on from there.
     func firstReads(of keys: BatchKeys) throws(StoreError) -> [Load] {
-        var linksVisited: [Int: Set<Int64>] = [:]
+        var linksVisited: [Int: RowIDSet] = [:]
         var reached: [Reach] = []
         let (batch, _) = try plan(of: keys)
         let loads = firstLoads(batch, linksVisited: &linksVisited, reached: &reached)
@@ -73,7 +73,7 @@ extension PostgresImportRows {
     /// goes on from there rather than going through the batch's keys again, unless the cache
     /// was emptied since (its `generation`).
     struct FirstRead {
-        let linksVisited: [Int: Set<Int64>]
+        let linksVisited: [Int: RowIDSet]
         let reached: [Reach]
         let generation: Int
     }
@@ -124,7 +124,7 @@ extension PostgresImportRows {
     /// their parents; and, where a key is the row id, which names the row before it is read,
     /// what only needs the id (a key without a row has no links), but for keys known to have
     /// no row on the server.
-    private func firstLoads(_ batch: BatchPlan, linksVisited: inout [Int: Set<Int64>], reached: inout [Reach]) -> [Load] {
+    private func firstLoads(_ batch: BatchPlan, linksVisited: inout [Int: RowIDSet], reached: inout [Reach]) -> [Load] {
         var loads = batch.byEntity.compactMap { entity, entityKeys in
             batch.pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
         }
@@ -148,13 +148,12 @@ extension PostgresImportRows {
     }
 
     /// Of `ids` (rows of `entity`), those `visited` lacks, which it then holds.
-    private static func firstVisits(of ids: [Int64], _ entity: EntityPlan, _ visited: inout [Int: Set<Int64>]) -> [Int64] {
+    private static func firstVisits(of ids: [Int64], _ entity: EntityPlan, _ visited: inout [Int: RowIDSet]) -> [Int64] {
         guard !ids.isEmpty else { return [] }
         // Taken out and put back: one lookup of the entity's set, not one per id.
-        var rows = visited.removeValue(forKey: entity.index) ?? []
-        rows.reserveCapacity(rows.count + ids.count)
+        var rows = visited.removeValue(forKey: entity.index) ?? RowIDSet(minimumCapacity: ids.count)
         defer { visited[entity.index] = rows }
-        return ids.filter { rows.insert($0).inserted }
+        return ids.filter { rows.insert($0) }
     }
 
     /// Of `entities` (a batch's), those whose rows hold a column pointing at a row of another of

@@ -4,7 +4,7 @@ extension PostgresRowCache {
     /// of its own.
     enum RowSet {
         case one(Int64)
-        case many(Set<Int64>)
+        case many(RowIDSet)
 
         /// The ids in increasing order.
         var sorted: [Int64] {

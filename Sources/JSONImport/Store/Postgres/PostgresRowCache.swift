@@ -54,13 +54,13 @@ final class PostgresRowCache {
         @exclusivity(unchecked) var waiting: [Int64] = []
         /// Keys known to have no row; by row id where the key is the row id.
         @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
-        @exclusivity(unchecked) fileprivate(set) var absentIDs: Set<Int64> = []
+        @exclusivity(unchecked) fileprivate(set) var absentIDs: RowIDSet = []
         /// Per link column: the cached rows pointing at each row. Made when first asked for (see
         /// ``rows(pointingAt:column:)``), kept up to date from then on: a fresh import, whose
         /// new rows point at rows no one asks about, never makes it.
         @exclusivity(unchecked) fileprivate(set) var pointers: [[Int64: RowSet]?]
         /// Per link column: the rows every row pointing at is cached for.
-        @exclusivity(unchecked) var completePointees: [Set<Int64>]
+        @exclusivity(unchecked) var completePointees: [RowIDSet]
 
         /// Read once: the plan computes them.
         let isOwned: Bool
@@ -124,9 +124,9 @@ final class PostgresRowCache {
         /// The sources of cached lists linking to each target: made when first asked for (see
         /// ``PostgresRowCache/sources(_:linkingTo:)``), kept up to date from then on. Most link
         /// tables are read from their sources' side only, and never need it.
-        @exclusivity(unchecked) fileprivate var sourcesByTarget: [Int64: Set<Int64>]?
+        @exclusivity(unchecked) fileprivate var sourcesByTarget: [Int64: RowIDSet]?
         /// Targets every source linking to is cached for.
-        @exclusivity(unchecked) var completeTargets: Set<Int64> = []
+        @exclusivity(unchecked) var completeTargets: RowIDSet = []
 
         /// Whether the cache holds the links of `source`.
         func holds(_ source: Int64) -> Bool { lists.index(forKey: source) != nil }
@@ -312,7 +312,7 @@ final class PostgresRowCache {
     }
 
     func markComplete(_ entity: EntityRows, column: Int, pointee: Int64) {
-        guard entity.completePointees[column].insert(pointee).inserted else { return }
+        guard entity.completePointees[column].insert(pointee) else { return }
         if hasOpenScope { journal.append(.completePointee(entity: entity.plan.index, column: column, row: pointee)) }
     }
 
@@ -350,9 +350,9 @@ final class PostgresRowCache {
     }
 
     /// The sources of cached lists linking to `target`.
-    func sources(_ table: LinkTable, linkingTo target: Int64) -> Set<Int64> {
+    func sources(_ table: LinkTable, linkingTo target: Int64) -> RowIDSet {
         if table.sourcesByTarget == nil {
-            var index: [Int64: Set<Int64>] = [:]
+            var index: [Int64: RowIDSet] = [:]
             for (source, list) in table.lists {
                 for target in list.targets { index[target, default: []].insert(source) }
             }
@@ -385,7 +385,7 @@ final class PostgresRowCache {
     }
 
     func markComplete(_ table: LinkTable, target: Int64) {
-        guard table.completeTargets.insert(target).inserted else { return }
+        guard table.completeTargets.insert(target) else { return }
         if hasOpenScope { journal.append(.completeTarget(table: table.index, target: target)) }
     }
 
@@ -426,11 +426,11 @@ final class PostgresRowCache {
     func forgetEachEntry() {
         for case let entity? in entities {
             for id in entity.rows.ids { setRow(entity, id, nil) }
-            for j in entity.completePointees.indices { entity.completePointees[j].removeAll() }
+            for j in entity.completePointees.indices { entity.completePointees[j] = [] }
         }
         for table in tables {
             for source in table.lists.ids { setList(table, source, nil) }
-            table.completeTargets.removeAll()
+            table.completeTargets = []
         }
         generation += 1
     }
