@@ -108,6 +108,29 @@ struct PostgresDeferredIndexTests {
         }
     }
 
+    /// Building the indexes lets parallel workers help with smaller tables than the server's
+    /// setting does, then puts the setting back as the transaction had it.
+    @Test func buildingTheIndexesLeavesTheParallelSettingAsItWas() throws {
+        try TestPostgres.withSchema { url, _ in
+            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
+            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let engine = try Self.engine(mapper)
+            let read = "SELECT current_setting('min_parallel_table_scan_size'), (SELECT count(*) FROM pg_index WHERE indrelid = '\"Tag\"'::regclass)"
+            for value in ["4MB", "64kB"] {
+                let found: [[StoredValue]] = try engine.transaction(.write) {
+                    try engine.connection.execute("SET LOCAL min_parallel_table_scan_size = '\(value)'")
+                    try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+                        try rows.append(.integer(1))
+                        try rows.append(.text("swift"))
+                    }
+                    // The read finds the indexes built first, and the setting as it was.
+                    return ScopeOutcome(value: try engine.connection.rows(read), keepsWork: false)
+                }
+                #expect(found == [[.text(value), .integer(2)]])
+            }
+        }
+    }
+
     /// Rows put in a new store's tables by SQL of the user's own, before any import: the next
     /// write transaction of a store it opens builds the indexes before its first statement.
     @Test func rowsWrittenBySQLGetTheirIndexesBeforeTheNextWrite() throws {
