@@ -51,6 +51,20 @@ struct PostgresDeferredIndexTests {
         }
     }
 
+    /// A new store of ``yaml`` at `url`, and its engine (which lives as long as the mapper).
+    private static func newStore(_ url: String) throws -> (Mapper, PostgresEngine) {
+        let mapper = try Mapper(spec: try MappingSpec.load(yaml: yaml, file: "test.yml"), store: .postgres(URL(string: url)!))
+        return (mapper, try engine(mapper))
+    }
+
+    /// Copies one row into `Tag`, as an import's hand-over does.
+    private static func copyOneTag(_ engine: PostgresEngine) throws {
+        try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+            try rows.append(.integer(1))
+            try rows.append(.text("swift"))
+        }
+    }
+
     private static func engine(_ mapper: Mapper) throws -> PostgresEngine {
         try #require(mapper.store.withLock { $0.engine as? PostgresEngine })
     }
@@ -91,16 +105,12 @@ struct PostgresDeferredIndexTests {
     /// into such a table finds its indexes there, as its plan expects.
     @Test func aStatementAfterACopyFindsTheTablesIndexes() throws {
         try TestPostgres.withSchema { url, _ in
-            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
-            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
-            let engine = try Self.engine(mapper)
+            let (mapper, engine) = try Self.newStore(url)
+            defer { withExtendedLifetime(mapper) {} }
             let indexes = "SELECT count(*) FROM pg_index WHERE indrelid = '\"Tag\"'::regclass"
             let counts: [StoredValue] = try engine.transaction(.write) {
                 let before = try engine.connection.rows(indexes)[0][0]
-                try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
-                    try rows.append(.integer(1))
-                    try rows.append(.text("swift"))
-                }
+                try Self.copyOneTag(engine)
                 return ScopeOutcome(value: [before, try engine.connection.rows(indexes)[0][0]], keepsWork: false)
             }
             #expect(counts == [.integer(0), .integer(2)])
@@ -112,17 +122,13 @@ struct PostgresDeferredIndexTests {
     /// setting does, then puts the setting back as the transaction had it.
     @Test func buildingTheIndexesLeavesTheParallelSettingAsItWas() throws {
         try TestPostgres.withSchema { url, _ in
-            let spec = try MappingSpec.load(yaml: Self.yaml, file: "test.yml")
-            let mapper = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
-            let engine = try Self.engine(mapper)
+            let (mapper, engine) = try Self.newStore(url)
+            defer { withExtendedLifetime(mapper) {} }
             let read = "SELECT current_setting('min_parallel_table_scan_size'), (SELECT count(*) FROM pg_index WHERE indrelid = '\"Tag\"'::regclass)"
             for value in ["4MB", "64kB"] {
                 let found: [[StoredValue]] = try engine.transaction(.write) {
                     try engine.connection.execute("SET LOCAL min_parallel_table_scan_size = '\(value)'")
-                    try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
-                        try rows.append(.integer(1))
-                        try rows.append(.text("swift"))
-                    }
+                    try Self.copyOneTag(engine)
                     // The read finds the indexes built first, and the setting as it was.
                     return ScopeOutcome(value: try engine.connection.rows(read), keepsWork: false)
                 }
