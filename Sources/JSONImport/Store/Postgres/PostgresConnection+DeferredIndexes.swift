@@ -60,8 +60,8 @@ struct PostgresDeferredIndexes {
     static func withParallelWorkers(_ statements: [String]) -> [String] {
         let setting = "'min_parallel_table_scan_size'", kept = "'jsonimport.min_parallel_table_scan_size'"
         return [
-            "SELECT set_config(\(kept), current_setting(\(setting)), true), "
-                + "set_config(\(setting), least(pg_size_bytes(current_setting(\(setting))), \(parallelScanSize)) || 'B', true)"
+            "SELECT set_config(\(kept), current_setting(\(setting)), true)",
+            "SELECT set_config(\(setting), least(pg_size_bytes(current_setting(\(setting))), \(parallelScanSize)) || 'B', true)",
         ] + statements + ["SELECT set_config(\(setting), current_setting(\(kept)), true)"]
     }
 
