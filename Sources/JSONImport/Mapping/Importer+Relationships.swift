@@ -190,7 +190,9 @@ extension Importer {
         targets.reserveCapacity(count)
         // Per target: `.some(previous)` when its own write set the link column (see `apply`).
         var presetPrevious: [Int64??] = []
-        var seen = RowIDSet(minimumCapacity: count)
+        // A few targets are told apart by a scan of those kept, with no set made (a set of a
+        // few is an array scanned as well).
+        var seen: RowIDSet? = count > RowIDSet.scanLimit ? RowIDSet(minimumCapacity: count) : nil
         let preset = presetFor(relationship, row: row)
         if preset != nil { presetPrevious.reserveCapacity(count) }
         var i = 0
@@ -206,7 +208,7 @@ extension Importer {
             let owned = relationship.isTargetOwned && routed < current.count ? current[routed] : nil
             routed += 1
             if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
-                seen.insert(outcome.row)
+                seen?.insert(outcome.row) ?? !targets.contains(outcome.row)
             {
                 if preset != nil { presetPrevious.append(element.kind == .object ? .some(outcome.presetWas) : .none) }
                 targets.append(outcome.row)
@@ -248,6 +250,8 @@ extension Importer {
         _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, current: [Int64], targets: [Int64],
         isAppend: Bool, presetPrevious: [Int64??]
     ) throws(RecordError) {
+        // The links as they were (a re-import's): nothing to write, no sets to make.
+        if current == targets { return }
         // Indices of the targets not linked before; `nil` when none was (no copies for new rows).
         var addedIndices: [Int]?
         var added = targets

@@ -9,7 +9,7 @@
 struct RowIDSet: Sequence, ExpressibleByArrayLiteral {
     private var small: [Int64] = []
     private var table: RowTable<Void>?
-    private static let scanLimit = 16
+    static let scanLimit = 16
 
     /// An empty set with room for `minimumCapacity` ids before it grows.
     init(minimumCapacity: Int = 0) {

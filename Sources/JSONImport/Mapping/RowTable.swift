@@ -83,10 +83,18 @@ final class RowTable<Value> {
                 yield &value
             } else {
                 var value: Value?
-                defer { if let value { insert(value, forKey: key) } }
+                defer { if let new = value.take() { insert(new, forKey: key) } }
                 yield &value
             }
         }
+    }
+
+    /// What `body` reads of the value under `key`, read in place; `nil` when the table lacks
+    /// the key. The subscript's getter copies the value: for a cached row, a retain and a
+    /// release of each of its arrays, which reading one flag or column does not need.
+    func read<R>(_ key: Int64, _ body: (borrowing Value) -> R) -> R? {
+        let (slot, found) = probe(key)
+        return found ? body(values[slot]) : nil
     }
 
     /// The value in `slot` (one ``index(forKey:)`` returned, with no change since), changed
@@ -96,20 +104,21 @@ final class RowTable<Value> {
         _modify { yield &values[slot] }
     }
 
-    /// Puts `value` under `key`; returns the value it replaced.
+    /// Puts `value` under `key`, moved in rather than copied; returns the value it replaced.
     @discardableResult
-    func updateValue(_ value: Value, forKey key: Int64) -> Value? {
+    func updateValue(_ value: consuming Value, forKey key: Int64) -> Value? {
         let (slot, found) = probe(key)
         guard found else {
-            insert(value, forKey: key)
+            insert(consume value, forKey: key)
             return nil
         }
-        defer { (values + slot).initialize(to: value) }
-        return (values + slot).move()
+        let old = (values + slot).move()
+        (values + slot).initialize(to: consume value)
+        return old
     }
 
     /// Puts `value` under `key` unless the table has the key; `false` when it has.
-    func insertIfAbsent(_ value: Value, forKey key: Int64) -> Bool {
+    func insertIfAbsent(_ value: consuming Value, forKey key: Int64) -> Bool {
         var (slot, found) = probe(key)
         guard !found else { return false }
         if (count + 1) * 4 > capacity * 3 {
@@ -117,7 +126,7 @@ final class RowTable<Value> {
             slot = probe(key).slot
         }
         keys[slot] = key
-        (values + slot).initialize(to: value)
+        (values + slot).initialize(to: consume value)
         used[slot] = true
         count += 1
         return true
@@ -139,11 +148,11 @@ final class RowTable<Value> {
     }
 
     /// Puts `value` under `key`, which the table lacks.
-    private func insert(_ value: Value, forKey key: Int64) {
+    private func insert(_ value: consuming Value, forKey key: Int64) {
         if (count + 1) * 4 > capacity * 3 { grow() }
         let (slot, _) = probe(key)
         keys[slot] = key
-        (values + slot).initialize(to: value)
+        (values + slot).initialize(to: consume value)
         used[slot] = true
         count += 1
     }

@@ -37,15 +37,27 @@ enum Value {
     }
 
     /// `true` when this value is exactly `stored`.
+    ///
+    /// One value is switched over at a time, not a pair of them: a pair is a copy of both,
+    /// which retains and releases a stored text.
     func matches(_ stored: StoredValue) -> Bool {
-        switch (self, stored) {
-        case (.null, .null): return true
-        case (.integer(let a), .integer(let b)): return a == b
-        case (.real(let a), .real(let b)): return a == b
-        case (.bytes(let a), .text(var b)):
-            return b.utf8.count == a.count && b.withUTF8 { a.isEmpty || memcmp($0.baseAddress!, a.baseAddress!, a.count) == 0 }
-        case (.text(let a), .text(let b)): return a == b
-        default: return false
+        switch self {
+        case .null:
+            guard case .null = stored else { return false }
+            return true
+        case .integer(let a):
+            guard case .integer(let b) = stored else { return false }
+            return a == b
+        case .real(let a):
+            guard case .real(let b) = stored else { return false }
+            return a == b
+        case .bytes(let a):
+            guard case .text(let b) = stored, b.utf8.count == a.count else { return false }
+            return a.isEmpty || b.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, a.baseAddress!, a.count) == 0 }
+                ?? b.utf8.elementsEqual(a)
+        case .text(let a):
+            guard case .text(let b) = stored else { return false }
+            return a == b
         }
     }
 

@@ -38,7 +38,7 @@ extension PostgresEngine {
             // be stubs, for a mark, which leaves stubs out: stubs the cache holds, or rows it
             // does not (read again for a `304` page, or let go past its budget).
             let cached = rowPath.cache.rows(entity)
-            let known = rows.count(where: { cached.rows[$0].map { !$0.isStub } ?? false })
+            let known = rows.count(where: { cached.rows.read($0) { !$0.isStub } ?? false })
             pendingSeen[entity.index]!.chunks.append(rows)
             pendingSeen[entity.index]!.known += known
             return

@@ -100,7 +100,7 @@ extension PostgresImportRows {
 
     /// Reads the rows `ids` the cache lacks; `nil` when it lacks none.
     func idLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
-        let missing = Set(ids.filter { rows.rows[$0] == nil })
+        let missing = Set(ids.filter { !rows.holds($0) })
         guard !missing.isEmpty else { return nil }
         let entity = rows.plan
         let (statement, gap) = idRead(
@@ -164,7 +164,7 @@ extension PostgresImportRows {
         var needed = RowIDSet(minimumCapacity: pointees.count)
         for pointee in pointees where !rows.completePointees[j].contains(pointee) {
             // A row the server has never held has nothing pointing at it there.
-            if let row = pointed.rows[pointee], !row.isStored {
+            if pointed.rows.read(pointee, { $0.isStored }) == false {
                 cache.markComplete(rows, column: j, pointee: pointee)
             } else {
                 needed.insert(pointee)
@@ -186,7 +186,7 @@ extension PostgresImportRows {
         let owners = cache.rows(table.source)
         var needed = RowIDSet(minimumCapacity: sources.count)
         for source in sources where !table.holds(source) {
-            if let row = owners.rows[source], !row.isStored {
+            if owners.rows.read(source, { $0.isStored }) == false {
                 cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
             } else {
                 needed.insert(source)
@@ -211,7 +211,7 @@ extension PostgresImportRows {
         let linked = cache.rows(entity)
         var needed = RowIDSet(minimumCapacity: targets.count)
         for target in targets where !table.completeTargets.contains(target) {
-            if let row = linked.rows[target], !row.isStored {
+            if linked.rows.read(target, { $0.isStored }) == false {
                 cache.markComplete(table, target: target)
             } else {
                 needed.insert(target)

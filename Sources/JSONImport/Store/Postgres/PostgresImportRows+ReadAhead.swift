@@ -202,7 +202,7 @@ extension PostgresImportRows {
         case .pointing(let rows, let j, let pointees):
             return (rows.plan, pointees.flatMap { rows.rows(pointingAt: $0, column: j) })
         case .lists(let table, let sources, let target):
-            let reached = sources.flatMap { table.lists[$0]?.targets ?? [] }
+            let reached = sources.flatMap { table.lists.read($0) { $0.targets } ?? [] }
             try run(idLoad(cache.rows(target), ids: reached))
             return (target, reached)
         }
@@ -234,7 +234,7 @@ extension PostgresImportRows {
         var loads: [Load] = []
         for (j, r) in entity.selfColumns.enumerated() {
             let relationship = entity.relationships[r]
-            let targets = ids.compactMap { rows.rows[$0]?.columns[j] }
+            let targets = ids.compactMap { rows.rows.read($0) { $0.columns[j] } ?? nil }
             guard !targets.isEmpty else { continue }
             if relationship.isTargetOwned {
                 if let load = idLoad(cache.rows(relationship.targetPlan), ids: targets) { loads.append(load) }

@@ -196,7 +196,7 @@ extension PostgresImportRows {
                 let attribute = table.source.spec.attributes[slot]
                 return HandOver.LinkTenants(
                     column: PostgresCopyColumn(attribute.name, Self.columnType(attribute.type)),
-                    values: taken.map { owners.rows[$0.source]?.values[slot] ?? .null })
+                    values: taken.map { owners.rows.read($0.source) { $0.values[slot] } ?? .null })
             }
             handOver.steps.append(.links(table: table.name, tenant: tenant, taken))
         }

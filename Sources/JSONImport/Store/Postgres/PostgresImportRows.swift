@@ -89,13 +89,13 @@ final class PostgresImportRows: ImportRows {
     func existing(_ entity: EntityPlan, key: [Value], values: inout [Value?]) throws(StoreError) -> ExistingRow? {
         if entity.spec.isOwned, case .integer(let row)? = key.first { return try existing(entity, row: row, values: &values) }
         guard let (rows, id) = try cachedRow(entity, key: key) else { return nil }
-        return compare(rows.rows[id]!, id, entity, &values)
+        return compare(rows, id, entity, &values)
     }
 
     func existing(_ entity: EntityPlan, row: Int64, values: inout [Value?]) throws(StoreError) -> ExistingRow? {
         let rows = cache.rows(entity)
         try load(rows, id: row)
-        return rows.rows[row].map { compare($0, row, entity, &values) }
+        return rows.holds(row) ? compare(rows, row, entity, &values) : nil
     }
 
     /// The cached row with `key`, read from the server when the cache does not know the key.
@@ -122,20 +122,27 @@ final class PostgresImportRows: ImportRows {
     /// The cached row `id`, compared with `values` as the SQLite row path compares:
     /// a value that differs marks it changed; a decimal spelled differently but equal in value
     /// takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
-    private func compare(_ cached: PostgresRowCache.Row, _ id: Int64, _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
+    ///
+    /// The row is read where the cache keeps it, not copied: a copy of a row, or of each of its
+    /// values, retains and releases its arrays and strings, which a re-import does for every
+    /// row it reads.
+    private func compare(_ rows: PostgresRowCache.EntityRows, _ id: Int64, _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
+        let slot = rows.rows.index(forKey: id)!
         var isChanged = false
-        for i in values.indices {
-            guard let value = values[i] else { continue }
-            let held = cached.values[i]
-            if Self.holds(held, value, type: entity.attributes[i].spec.type) { continue }
-            if entity.attributes[i].spec.type == .decimal, case .text(var text) = held,
-                value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 } }) == true
-            {
-                values[i] = .text(text)
-            } else {
-                isChanged = true
+        rows.rows[at: slot].values.withUnsafeBufferPointer { held in
+            for i in values.indices {
+                guard let value = values[i] else { continue }
+                if Self.holds(held[i], value, type: entity.attributes[i].spec.type) { continue }
+                if entity.attributes[i].spec.type == .decimal, case .text(var text) = held[i],
+                    value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 } }) == true
+                {
+                    values[i] = .text(text)
+                } else {
+                    isChanged = true
+                }
             }
         }
+        let cached = rows.rows[at: slot]
         return ExistingRow(row: id, columns: cached.columns, isChanged: isChanged, isStub: cached.isStub)
     }
 
@@ -266,7 +273,8 @@ final class PostgresImportRows: ImportRows {
         case .linkTable(_, true):
             let table = cache.table(relationship)
             try loadLists(table, sources: [row])
-            return table.lists[row]!.targets
+            // Read in place: a copy of the list would retain and release its arrays.
+            return table.lists[at: table.lists.index(forKey: row)!].targets
         case .linkTable(_, false):
             let table = cache.table(relationship)
             try loadLinking(table, to: [row], of: relationship.entity)
@@ -345,7 +353,7 @@ final class PostgresImportRows: ImportRows {
         let table = cache.table(relationship)
         if !table.holds(source) {
             // The server has no links of a row it lacks: its list is made here, at once.
-            if cache.rows(table.source).rows[source]?.isStored == false {
+            if cache.rows(table.source).rows.read(source, { $0.isStored }) == false {
                 var list = PostgresRowCache.LinkList(isStored: false)
                 let changed = body(&list)
                 list.isDirty = changed != 0

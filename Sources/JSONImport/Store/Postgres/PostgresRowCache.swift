@@ -201,7 +201,7 @@ final class PostgresRowCache {
         let old: Row?
         if var new = consume row {
             new.isWaiting = false
-            old = entity.rows.updateValue(new, forKey: id)
+            old = entity.rows.updateValue(consume new, forKey: id)
         } else {
             old = entity.rows.removeValue(forKey: id)
         }
@@ -212,7 +212,7 @@ final class PostgresRowCache {
         if (old == nil) == isPresent {
             size += isPresent ? 1 : -1
             if entity.hasKeyIndex {
-                let key = entity.key(of: old ?? entity.rows[id]!)
+                let key = old.map(entity.key(of:)) ?? entity.rows.read(id) { entity.key(of: $0) }!
                 entity.keys[key] = isPresent ? id : nil
                 if isPresent, entity.absentKeys.contains(key) { setAbsent(entity, key, false) }
             } else if isPresent, entity.keyIsRowID, entity.absentIDs.contains(id) {
@@ -319,12 +319,21 @@ final class PostgresRowCache {
     // MARK: Link lists
 
     /// Puts `list` (`nil`: forgets it) in place of the cached links of `source`.
-    func setList(_ table: LinkTable, _ source: Int64, _ list: LinkList?) {
-        let old = list.map { table.lists.updateValue($0, forKey: source) } ?? table.lists.removeValue(forKey: source)
+    func setList(_ table: LinkTable, _ source: Int64, _ list: consuming LinkList?) {
+        // What is wanted of the new list once it is in place, read before it is moved there.
+        let isPresent = list != nil
+        let isDirty = list?.isDirty == true
+        let targets = table.sourcesByTarget != nil ? list?.targets ?? [] : []
+        let old: LinkList?
+        if let new = consume list {
+            old = table.lists.updateValue(consume new, forKey: source)
+        } else {
+            old = table.lists.removeValue(forKey: source)
+        }
         if hasOpenScope { journal.append(.list(table: table.index, source: source, old)) }
-        size += (list == nil ? 0 : 1) - (old == nil ? 0 : 1)
-        if list?.isDirty == true, old?.isDirty != true { table.dirty.append(source) }
-        if table.sourcesByTarget != nil { moveTargets(table, source, from: old?.targets ?? [], to: list?.targets ?? []) }
+        size += (isPresent ? 1 : 0) - (old == nil ? 0 : 1)
+        if isDirty, old?.isDirty != true { table.dirty.append(source) }
+        if table.sourcesByTarget != nil { moveTargets(table, source, from: old?.targets ?? [], to: targets) }
     }
 
     /// Changes the cached links of `source` in place with `body`, which returns how many links
