@@ -21,6 +21,11 @@ final class EntityPlan {
     /// Whether a record goes through step 0 (SPEC 2.2): tombstone rules or a version.
     var hasSyncRules: Bool { !tombstones.isEmpty || versionSlot != nil }
     let attributes: [AttributePlan]
+    /// The type of each attribute, by position: read for every value a row stores, without
+    /// going through its ``AttributePlan`` (a class: a retain and a release each time).
+    let types: [AttributeType]
+    /// Attribute positions of neither the key nor the tenant, in order: read after them.
+    let otherSlots: [Int]
     /// Relationships in declaration order; `selfColumnRelationships` index into it.
     @exclusivity(unchecked) var relationships: [RelationshipPlan] = []
     /// Relationships stored in a column of this table, in column order.
@@ -65,6 +70,8 @@ final class EntityPlan {
         self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tombstones = spec.tombstones.map { ($0.key.segments.map { Array($0.utf8) }, $0.value) }
         self.versionSlot = spec.versionAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
+        self.types = spec.attributes.map(\.type)
+        self.otherSlots = spec.attributes.indices.filter { [keySlots, tenantSlot] slot in !keySlots.contains(slot) && slot != tenantSlot }
         self.keysAreRowIDs = keyIsRowID && keySlots.count == 1 && tenantSlot == nil
     }
 }

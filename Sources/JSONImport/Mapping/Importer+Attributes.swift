@@ -16,9 +16,8 @@ extension Importer {
     /// missing.
     func readAttributes(_ json: JSONValue, _ entity: EntityPlan) throws(RecordError) -> [Value?] {
         var values = try readKey(json, entity)
-        for (slot, attribute) in entity.attributes.enumerated() where !entity.keySlots.contains(slot) && slot != entity.tenantSlot {
-            values[slot] = try read(json, attribute)
-        }
+        let attributes = entity.attributes
+        for slot in entity.otherSlots { values[slot] = try read(json, attributes[slot]) }
         return values
     }
 

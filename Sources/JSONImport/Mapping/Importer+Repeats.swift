@@ -19,14 +19,16 @@ extension Importer {
     func repeatedRow(_ entity: EntityPlan, key: [Value], values: [Value?]) -> Int64? {
         guard entity.skipsRepeats, let written = written[entity.index, RowKey(key)] else { return nil }
         guard written.values.count == values.count else { return nil }
-        for (stored, value) in zip(written.values, values) {
-            switch (stored, value) {
-            case (nil, nil): continue
-            case (let stored?, let value?) where value.matches(stored): continue
-            default: return nil
+        // Value by value, in place: a pair switched over is a copy of both (a retain and a
+        // release of each text), for every shared record of an import.
+        let isSame = written.values.withUnsafeBufferPointer { stored in
+            values.indices.allSatisfy { i in
+                guard let value = values[i] else { return stored[i] == nil }
+                guard case .some(let held) = stored[i] else { return false }
+                return value.matches(held)
             }
         }
-        return written.row
+        return isSame ? written.row : nil
     }
 
     /// Keeps what a nested record was written with. Root records are not kept: their keys

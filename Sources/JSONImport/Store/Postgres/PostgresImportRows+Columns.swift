@@ -122,7 +122,7 @@ extension PostgresImportRows {
     func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
         // A key of no type `asStored` changes is its own form, shared rather than copied.
         guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.attributes[$0].spec.type) }) else { return key }
-        return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.attributes[slot].spec.type) }
+        return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.types[slot]) }
     }
 
     /// Whether ``asStored(_:_:)`` may change a value of `type`.
@@ -136,17 +136,23 @@ extension PostgresImportRows {
     /// `value`, written to a column for an attribute of `type`, as the server gives it back: a
     /// date to the microsecond, a UUID in lowercase with dashes, an integer in a `float8`
     /// column as a double (the types of ``isChangedWhenStored(_:)``).
-    static func asStored(_ value: StoredValue, _ type: AttributeType) -> StoredValue {
-        switch (type, value) {
-        case (.scalar(.date), .real(let seconds)):
-            guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else { return value }
-            return .real(PostgresTimestamp.seconds(fromMicroseconds: microseconds))
-        case (.scalar(.date), .integer(let seconds)):
-            return .real(Double(seconds))
-        case (.scalar(.double), .integer(let number)):
-            return .real(Double(number))
-        case (.scalar(.uuid), .text(let text)):
-            guard let bytes = PostgresUUID.bytes(text) else { return value }
+    ///
+    /// The value is taken, not copied, and the type switched over before it: a switch over the
+    /// pair would copy the value (a retain and a release of a text) for every value stored.
+    static func asStored(_ value: consuming StoredValue, _ type: AttributeType) -> StoredValue {
+        switch type {
+        case .scalar(.date):
+            if case .real(let seconds) = value {
+                guard let microseconds = PostgresTimestamp.microseconds(fromSeconds: seconds) else { return value }
+                return .real(PostgresTimestamp.seconds(fromMicroseconds: microseconds))
+            }
+            if case .integer(let seconds) = value { return .real(Double(seconds)) }
+            return value
+        case .scalar(.double):
+            if case .integer(let number) = value { return .real(Double(number)) }
+            return value
+        case .scalar(.uuid):
+            guard case .text(let text) = value, let bytes = PostgresUUID.bytes(text) else { return value }
             return .text(bytes.withUnsafeBytes(PostgresUUID.text))
         default:
             return value

@@ -132,8 +132,8 @@ final class PostgresImportRows: ImportRows {
         rows.rows[at: slot].values.withUnsafeBufferPointer { held in
             for i in values.indices {
                 guard let value = values[i] else { continue }
-                if Self.holds(held[i], value, type: entity.attributes[i].spec.type) { continue }
-                if entity.attributes[i].spec.type == .decimal, case .text(var text) = held[i],
+                if Self.holds(held[i], value, type: entity.types[i]) { continue }
+                if entity.types[i] == .decimal, case .text(var text) = held[i],
                     value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 } }) == true
                 {
                     values[i] = .text(text)
@@ -168,18 +168,20 @@ final class PostgresImportRows: ImportRows {
     func insert(
         _ entity: EntityPlan, values: [Value?], columns: [Int64?]?, isStub: Bool, now: Double, ifAbsent: Bool
     ) throws(StoreError) -> Int64? {
-        let key = entity.keySlots.map { values[$0]! }
-        if ifAbsent, try cachedRow(entity, key: key) != nil { return nil }
+        if ifAbsent, try cachedRow(entity, key: entity.keySlots.map { values[$0]! }) != nil { return nil }
         let rows = cache.rows(entity)
         let id: Int64
-        if rows.keyIsRowID, case .integer(let value) = key[0] { id = value } else { id = try nextID(entity) }
+        if rows.keyIsRowID, case .integer(let value)? = values[entity.keySlots[0]] { id = value } else { id = try nextID(entity) }
+        // Made at its size, each value converted once: this runs for every row a fresh import
+        // writes.
+        let types = entity.types
+        var stored: [StoredValue] = []
+        stored.reserveCapacity(types.count)
+        for i in types.indices {
+            stored.append(Self.asStored((values[i] ?? entity.attributes[i].defaultValue).stored, types[i]))
+        }
         var row = PostgresRowCache.Row(
-            // Over the indices, so that the array is made at its size rather than grown.
-            values: entity.attributes.indices.map { i in
-                let attribute = entity.attributes[i]
-                return Self.asStored((values[i] ?? attribute.defaultValue).stored, attribute.spec.type)
-            },
-            columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
+            values: stored, columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, stampedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
         if isWrittenAtOnce(entity) {
@@ -189,7 +191,7 @@ final class PostgresImportRows: ImportRows {
             row.isStored = true
             row.isDirty = false
         }
-        cache.setRow(rows, id, row)
+        cache.setRow(rows, id, consume row)
         changeCount += 1
         return id
     }
@@ -210,7 +212,7 @@ final class PostgresImportRows: ImportRows {
     func update(_ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], setting shape: [Bool]) throws(StoreError) {
         try change(entity, row) { (cached) throws(StoreError) in
             for (i, value) in values.enumerated() where shape[i] {
-                cached.values[i] = Self.asStored(value!.stored, entity.attributes[i].spec.type)
+                cached.values[i] = Self.asStored(value!.stored, entity.types[i])
             }
             for (j, column) in columns.enumerated() where shape[values.count + j] { cached.columns[j] = column }
             cached.isStub = false
@@ -251,7 +253,7 @@ final class PostgresImportRows: ImportRows {
 
     func setAttribute(_ entity: EntityPlan, slot: Int, of row: Int64, to value: Value) throws(StoreError) {
         try change(entity, row) { (cached) throws(StoreError) in
-            cached.values[slot] = Self.asStored(value.stored, entity.attributes[slot].spec.type)
+            cached.values[slot] = Self.asStored(value.stored, entity.types[slot])
         } writingAtOnce: { () throws(StoreError) in
             try connection.run(
                 "UPDATE \(entity.table) SET \(quote(entity.spec.attributes[slot].name)) = $1 WHERE \(entity.rowID) = $2",
@@ -357,7 +359,7 @@ final class PostgresImportRows: ImportRows {
                 var list = PostgresRowCache.LinkList(isStored: false)
                 let changed = body(&list)
                 list.isDirty = changed != 0
-                cache.setList(table, source, list)
+                cache.setList(table, source, consume list)
                 changeCount += changed
                 return
             }
