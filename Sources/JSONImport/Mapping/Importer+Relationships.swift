@@ -101,18 +101,18 @@ extension Importer {
     /// distributed target's key takes the tenant of the record the reference is in.
     private func referenceKey(_ json: JSONValue, _ target: EntityPlan) throws(RecordError) -> [Value] {
         let slots = target.referenceKeySlots
-        let parts: [JSONValue]
-        if slots.count == 1 {
-            parts = [json]
-        } else {
+        if slots.count != 1 {
             guard json.kind == .array, json.count == slots.count else {
                 throw fail("expected an array of \(slots.count) key values of \(target.spec.name), found \(json.summary)")
             }
-            parts = Array(json.elements)
         }
         var key: [Value] = []
         key.reserveCapacity(target.keySlots.count)
-        for (i, (slot, part)) in zip(slots, parts).enumerated() {
+        // The reference is the key, or an array of its parts, read in turn: no array of them is
+        // made for the single key of most references.
+        var parts = json.elements.makeIterator()
+        for (i, slot) in slots.enumerated() {
+            let part = slots.count == 1 ? json : parts.next()!
             // Errors name the value's own path: the reference, or its element for a composite key.
             let at: [PathComponent] = slots.count == 1 ? path : path + [.index(i)]
             let value: Value

@@ -249,18 +249,21 @@ final class Importer {
         var columns = current ?? Array(filledWith: nil, count: entity.selfColumns.count)
         for (j, r) in entity.selfColumns.enumerated() {
             let relationship = entity.relationships[r]
+            // A column set only where it changes: `columns` may share the cached row's array, which
+            // a write would copy (a re-import's columns are as they were).
+            func set(_ column: Int64?) { if columns[j] != column { columns[j] = column } }
             if let preset, preset.column == j {
-                columns[j] = preset.row
+                set(preset.row)
                 continue
             }
             switch lookup(json, relationship.path) {
             case .missing: continue
-            case .null: columns[j] = nil
+            case .null: set(nil)
             case .value(let target):
                 path.append(.key(relationship.pathLabel))
                 // An object of a union that routes to a sibling relationship leaves this one empty.
-                columns[j] = try routesHere(target, relationship)
-                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil
+                set(try routesHere(target, relationship)
+                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil)
                 path.removeLast()
             }
         }
