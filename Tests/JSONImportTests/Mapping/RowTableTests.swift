@@ -3,8 +3,9 @@ import Testing
 @testable import JSONImport
 
 /// The table of values by row id keeps what a dictionary keeps, through inserts, changes in
-/// place, removals (which move the entries after them back) and growth; the set of row ids
-/// built on it keeps what a `Set` keeps, copies included. Neither needs a store.
+/// place, removals (which move the entries after them back) and growth, and reads in place
+/// what its subscript reads; the set of row ids built on it keeps what a `Set` keeps, copies
+/// included. Neither needs a store.
 struct RowTableTests {
     /// Ids that crowd a few home slots (multiples of 2^40 land together) among ids that follow
     /// one another, and negative ones.
@@ -44,6 +45,7 @@ struct RowTableTests {
                     #expect(table.removeValue(forKey: key) == expected.removeValue(forKey: key))
                 } else {
                     #expect(table[key] == expected[key])
+                    #expect(table.read(key) { $0.count } == expected[key]?.count)
                 }
             }
             #expect(table.count == expected.count)
@@ -53,7 +55,10 @@ struct RowTableTests {
         for (key, value) in expected {
             let slot = table.index(forKey: key)
             #expect(slot.map { table[at: $0] } == value)
+            #expect(table.read(key) { $0.last } == value.last)
         }
+        // A key the table lacks reads nothing.
+        #expect(table.read(Int64.min) { _ in true } == nil)
     }
 
     @Test func aRowIDSetKeepsWhatASetKeeps() {

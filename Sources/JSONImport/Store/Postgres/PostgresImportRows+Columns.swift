@@ -121,7 +121,7 @@ extension PostgresImportRows {
     /// The key `key` (values as ``Value/stored`` gives them) of `entity` as the cache holds it.
     func cacheKey(stored key: [StoredValue], _ entity: EntityPlan) -> [StoredValue] {
         // A key of no type `asStored` changes is its own form, shared rather than copied.
-        guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.attributes[$0].spec.type) }) else { return key }
+        guard entity.keySlots.contains(where: { Self.isChangedWhenStored(entity.types[$0]) }) else { return key }
         return zip(key, entity.keySlots).map { value, slot in Self.asStored(value, entity.types[slot]) }
     }
 

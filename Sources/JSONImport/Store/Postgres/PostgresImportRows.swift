@@ -123,9 +123,8 @@ final class PostgresImportRows: ImportRows {
     /// a value that differs marks it changed; a decimal spelled differently but equal in value
     /// takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
     ///
-    /// The row is read where the cache keeps it, not copied: a copy of a row, or of each of its
-    /// values, retains and releases its arrays and strings, which a re-import does for every
-    /// row it reads.
+    /// The row is read where the cache keeps it, not copied: a copy retains and releases its
+    /// two arrays, for every row a re-import reads.
     private func compare(_ rows: PostgresRowCache.EntityRows, _ id: Int64, _ entity: EntityPlan, _ values: inout [Value?]) -> ExistingRow {
         let slot = rows.rows.index(forKey: id)!
         var isChanged = false
