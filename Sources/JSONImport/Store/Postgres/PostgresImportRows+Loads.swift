@@ -100,7 +100,7 @@ extension PostgresImportRows {
 
     /// Reads the rows `ids` the cache lacks; `nil` when it lacks none.
     func idLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
-        let missing = Set(ids.filter { !rows.holds($0) })
+        let missing = RowIDSet(ids.filter { !rows.holds($0) })
         guard !missing.isEmpty else { return nil }
         let entity = rows.plan
         let (statement, gap) = idRead(

@@ -274,8 +274,7 @@ final class PostgresImportRows: ImportRows {
         case .linkTable(_, true):
             let table = cache.table(relationship)
             try loadLists(table, sources: [row])
-            // Read in place: a copy of the list would retain and release its arrays.
-            return table.lists[at: table.lists.index(forKey: row)!].targets
+            return table.lists.read(row) { $0.targets }!
         case .linkTable(_, false):
             let table = cache.table(relationship)
             try loadLinking(table, to: [row], of: relationship.entity)
@@ -302,7 +301,8 @@ final class PostgresImportRows: ImportRows {
         guard case .otherColumn(let column) = relationship.storage else { return nil }
         let rows = cache.rows(relationship.targetPlan)
         try load(rows, id: target)
-        return rows.rows[target]?.columns[try columnIndex(relationship.targetPlan, column)] ?? nil
+        let j = try columnIndex(relationship.targetPlan, column)
+        return rows.rows.read(target) { $0.columns[j] } ?? nil
     }
 
     func setLinkingRow(_ relationship: RelationshipPlan, ofTarget target: Int64, to row: Int64?) throws(StoreError) {
@@ -319,7 +319,7 @@ final class PostgresImportRows: ImportRows {
     func nextPosition(_ relationship: RelationshipPlan, source: Int64) throws(StoreError) -> Int64 {
         let table = cache.table(relationship)
         try loadLists(table, sources: [source])
-        return table.lists[source]!.nextPosition
+        return table.lists.read(source) { $0.nextPosition }!
     }
 
     func insertLink(_ relationship: RelationshipPlan, source: Int64, target: Int64, position: Int64) throws(StoreError) {

@@ -383,7 +383,7 @@ final class PostgresRowCache {
         taken.reserveCapacity(table.dirty.count)
         for source in table.dirty {
             // Lists listed again or no longer dirty are passed over.
-            guard table.lists[source]?.isDirty == true else { continue }
+            guard table.lists.read(source, { $0.isDirty }) == true else { continue }
             let list = Self.handOver(&table.lists[source]!)
             if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
             taken.append((source, list))
