@@ -32,9 +32,15 @@ extension Importer {
     }
 
     /// Keeps what a nested record was written with. Root records are not kept: their keys
-    /// seldom repeat, and keeping them would copy every record of a large import.
+    /// seldom repeat, and keeping them would copy every record of a large import. A root record
+    /// that changed a row a nested one wrote makes the row's entry go, so that a later nested
+    /// record with the earlier values writes them again.
     func rememberWritten(_ entity: EntityPlan, key: [Value], row: Int64, values: [Value?]) {
-        guard entity.skipsRepeats, !path.isEmpty else { return }
+        guard entity.skipsRepeats else { return }
+        guard !path.isEmpty else {
+            forgetWritten(entity, key: key)
+            return
+        }
         let rowKey = RowKey(key)
         // Sized before the values are copied: a record too large to keep is never copied.
         let size = MemoryEstimate.dictionaryEntry + rowKey.estimatedBytes + MemoryEstimate.heapBytes(of: values)
@@ -43,5 +49,11 @@ extension Importer {
             return
         }
         written.set(WrittenRecord(row: row, values: values.map { $0?.stored }), for: rowKey, in: entity.index)
+    }
+
+    /// Forgets what the row of `key` was written with: it is about to change, or has.
+    func forgetWritten(_ entity: EntityPlan, key: [Value]) {
+        guard !written.isEmpty(entity.index) else { return }
+        written.removeValue(for: RowKey(key), in: entity.index)
     }
 }

@@ -22,7 +22,11 @@ extension Importer {
         }
         if isTombstone {
             let key = try readKey(json, entity).compactMap { $0 }
-            if let row = try storedRow(entity, key: key) { tombstoned[entity.index, default: []].insert(row) }
+            if let row = try storedRow(entity, key: key) {
+                tombstoned[entity.index, default: []].insert(row)
+                // A later record with the values written before still has to win over the tombstone.
+                forgetWritten(entity, key: key)
+            }
             return .tombstone
         }
         guard let slot = entity.versionSlot else { return .record }

@@ -146,6 +146,23 @@ import Testing
         #expect(try mapper.storedLinks("Repo.tags").map { [$0[0]] } == [[.integer(2)], [.integer(3)]])
     }
 
+    @Test func aNestedRecordRepeatedAfterARootRecordChangedItsRowWritesItsValuesAgain() throws {
+        let mapper = try makeMapper("""
+            entities:
+              Person:
+                primaryKey: id
+                attributes: { id: int, name: string }
+                relationships:
+                  friends: { to: Person, kind: many }
+            """)
+        // Person 2 is written nested as "b", changed by its own root record to "B", then nested
+        // again as "b": later present values win.
+        let payload = #"[{"id": 1, "friends": [{"id": 2, "name": "b"}]}, {"id": 2, "name": "B"}, {"id": 3, "friends": [{"id": 2, "name": "b"}]}]"#
+        try mapper.importJSON(payload, as: "Person")
+        #expect(try mapper.storedRows("Person", "id", "name", orderedBy: "id")
+            == [[.integer(1), .null], [.integer(2), .text("b")], [.integer(3), .null]])
+    }
+
     @Test func movingARepoToAnotherOwnerTouchesBothOwners() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}, {"id": 2, "repos": []}]"#, as: "User")

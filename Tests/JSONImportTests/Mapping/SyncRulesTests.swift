@@ -66,6 +66,28 @@ import Testing
         #expect(try mapper.query("Board").records().map { $0["pinned"] } == [.null, .null, .int(1)])
     }
 
+    @Test func aNestedRecordRepeatedAfterATombstoneWinsOverIt() throws {
+        let mapper = try makeMapper("""
+            entities:
+              Repo:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  tags: { to: Tag, kind: many }
+              Tag:
+                primaryKey: name
+                deleteWhen: { key: deleted, equals: true }
+                attributes: { name: string, color: string }
+            """)
+        // Tag x is written with repo 1, deleted by repo 2's tombstone, and written again, with
+        // the same values, by repo 3: the later record wins.
+        let payload = #"[{"id": 1, "tags": [{"name": "x", "color": "red"}]}, {"id": 2, "tags": [{"name": "x", "deleted": true}]}, {"id": 3, "tags": [{"name": "x", "color": "red"}]}]"#
+        let report = try mapper.importJSON(payload, as: "Repo")
+        #expect(try mapper.storedRows("Tag", "name", "color", orderedBy: "name") == [[.text("x"), .text("red")]])
+        #expect(try mapper.query("Repo").records().map { $0["tags"] } == [.array([.string("x")]), .array([]), .array([.string("x")])])
+        #expect(report.counts(for: "Tag").list == [1, 0, 0, 0])
+    }
+
     @Test func aTombstoneNeedsItsKey() throws {
         let mapper = try makeMapper(Self.yaml)
         do {
