@@ -87,6 +87,25 @@ struct JSONValue {
         }
     }
 
+    /// Calls `body` for each node of this value's subtree in document order, keys included,
+    /// with its type, its length (bytes of a string, key or number; members or elements of a
+    /// container; 0 otherwise) and its bytes (strings, keys and numbers as written; `nil`
+    /// otherwise). Returns `false`, having called nothing, when the subtree has more than
+    /// `limit` nodes.
+    func forEachNode(limit: Int, _ body: (_ type: UInt8, _ length: UInt32, _ bytes: UnsafePointer<UInt8>?) -> Void) -> Bool {
+        let end = Int(node.end)
+        guard end - index <= limit else { return false }
+        for i in index..<end {
+            let node = nodes[i]
+            switch node.type {
+            case UInt8(JI_NULL.rawValue), UInt8(JI_FALSE.rawValue), UInt8(JI_TRUE.rawValue): body(node.type, 0, nil)
+            case UInt8(JI_ARRAY.rawValue), UInt8(JI_OBJECT.rawValue): body(node.type, node.len, nil)
+            default: body(node.type, node.len, node.ptr)
+            }
+        }
+        return true
+    }
+
     /// Elements of an array (empty for anything else).
     var elements: Elements { Elements(nodes: nodes, start: index + 1, count: kind == .array ? count : 0) }
 

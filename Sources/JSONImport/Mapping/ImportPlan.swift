@@ -44,6 +44,10 @@ final class EntityPlan {
     /// Keyed rows holding nothing but attributes: a repeated identical record changes nothing.
     var skipsRepeats: Bool { !spec.isOwned && selfColumns.isEmpty }
 
+    /// Skips repeated records, and a record's values follow from its JSON alone (no tombstones,
+    /// versions or tenant): a nested record may be recognised by its bytes (``RecordSignatures``).
+    var recognisesRepeats: Bool { skipsRepeats && !hasSyncRules && tenantSlot == nil }
+
     /// Attribute positions of the `unique` attributes.
     lazy var uniqueSlots: [Int] = spec.attributes.indices.filter { spec.attributes[$0].isUnique && !keySlots.contains($0) }
 

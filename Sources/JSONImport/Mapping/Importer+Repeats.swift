@@ -56,4 +56,24 @@ extension Importer {
         guard !written.isEmpty(entity.index) else { return }
         written.removeValue(for: RowKey(key), in: entity.index)
     }
+
+    /// The row of a nested record known by its JSON: one with the same bytes was written, or
+    /// found as written, and no row of its entity has been written with other values since.
+    /// Its conversion, key and comparison would come to the same row, changing nothing. (Only
+    /// records that ``recognise(_:_:row:)`` took are known.)
+    func recognisedRow(_ json: JSONValue, _ entity: EntityPlan) -> Int64? {
+        guard !path.isEmpty, entity.recognisesRepeats else { return nil }
+        return signatures.row(of: json, entity: entity.index)
+    }
+
+    /// Notes that the row of nested record `json` holds what the record converts to, when
+    /// importing it again would change nothing: its entity's records are recognised, no hook
+    /// validates them, and it gives none of the entity's relationships (whose links it would set).
+    func recognise(_ json: JSONValue, _ entity: EntityPlan, row: Int64) {
+        guard !path.isEmpty, entity.recognisesRepeats, validators.isEmpty || validators[entity.index] == nil else { return }
+        for relationship in entity.relationships {
+            guard case .missing = lookup(json, relationship.path) else { return }
+        }
+        signatures.remember(json, entity: entity.index, row: row)
+    }
 }

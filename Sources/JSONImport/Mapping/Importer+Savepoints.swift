@@ -15,6 +15,7 @@ extension Importer {
     func rollBackRecord() {
         tracker.rollBackRecord()
         written.removeAll()
+        signatures.removeAll()
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
         linkIndexes.recordRolledBack()

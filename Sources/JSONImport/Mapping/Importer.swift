@@ -29,6 +29,8 @@ final class Importer {
     @exclusivity(unchecked) var insertFirstScore: [Int]
     /// Per entity that skips repeated records: the row and values each key was last written with.
     @exclusivity(unchecked) var written: KeyCaches<WrittenRecord>
+    /// Nested records whose rows hold what their JSON converts to, by the JSON's bytes.
+    @exclusivity(unchecked) var signatures: RecordSignatures
     /// Per entity whose key is the row id: whether its table was empty when the import began.
     /// The identity marks of such an entity cover every row the import wrote and drop every row
     /// it deleted, so in a table that started empty a key they do not know is not stored.
@@ -78,6 +80,7 @@ final class Importer {
         self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
         self.written = KeyCaches(count: plan.entities.count, budget: Self.writtenCacheBudget)
+        self.signatures = RecordSignatures(entities: plan.entities.count, budget: Self.writtenCacheBudget)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
         self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
@@ -126,6 +129,7 @@ final class Importer {
         guard json.kind == .object else {
             throw fail("expected object for \(entity.spec.name), found \(json.summary)")
         }
+        if let row = recognisedRow(json, entity) { return Outcome(row: row, isNew: false, presetWas: nil) }
         if entity.hasSyncRules {
             switch try syncOutcome(json, entity) {
             case .record: break
@@ -156,6 +160,7 @@ final class Importer {
         if let row = repeatedRow(entity, key: key, values: values) {
             try importLinks(json, entity, row: row, isNew: false)
             ownPendingReferences(owner, from: pendingStart, row: row)
+            recognise(json, entity, row: row)
             return Outcome(row: row, isNew: false, presetWas: nil)
         }
 
@@ -210,6 +215,7 @@ final class Importer {
         if !key.isEmpty {
             insertFirstScore[entity.index] = max(-8, min(8, insertFirstScore[entity.index] + (existing == nil ? 1 : -1)))
             rememberWritten(entity, key: key, row: row, values: values)
+            recognise(json, entity, row: row)
         }
         try importLinks(json, entity, row: row, isNew: existing == nil)
         // The latest record wins over an earlier tombstone for the same row.
@@ -364,6 +370,7 @@ final class Importer {
     private func update(
         _ entity: EntityPlan, row: Int64, values: [Value?], columns: [Int64?], stored: [Int64?]
     ) throws(RecordError) {
+        if entity.recognisesRepeats { signatures.invalidate(entity.index) }
         var shape = [Bool](filledWith: false, count: values.count + columns.count)
         for (i, value) in values.enumerated() where value != nil && !entity.keySlots.contains(i) { shape[i] = true }
         for (j, column) in columns.enumerated() where column != stored[j] { shape[values.count + j] = true }
