@@ -61,6 +61,9 @@ final class BackgroundHandOver: @unchecked Sendable {
     func wait() throws(StoreError) -> [Result<PostgresImportRows.Decoded, StoreError>] {
         done.wait()
         if let error { throw error }
-        return decoded
+        // Handed over, not shared: the row path moves each result out of the list.
+        var taken: [Result<PostgresImportRows.Decoded, StoreError>] = []
+        swap(&taken, &decoded)
+        return taken
     }
 }

@@ -7,7 +7,9 @@ extension PostgresImportRows {
     struct Load {
         let statement: PostgresStatement
         let decoding: Decoding
-        let apply: (Decoded) -> Void
+        /// Takes what the read decoded to: its rows and lists are moved into the cache, not
+        /// copied (a copy is a retain and a release of each row's arrays).
+        let apply: (consuming Decoded) -> Void
 
         /// Decodes `result` (a checked result: ``PostgresResult/checkReadable(sql:)``). It reads
         /// the result alone, so a worker thread may decode what it read while the row path goes
@@ -36,13 +38,13 @@ extension PostgresImportRows {
         case rows([DecodedRow])
         case lists([Int64: PostgresRowCache.LinkList])
 
-        var rows: [DecodedRow] {
-            guard case .rows(let rows) = self else { preconditionFailure("links decoded where rows were read") }
+        consuming func rows() -> [DecodedRow] {
+            guard case .rows(let rows) = consume self else { preconditionFailure("links decoded where rows were read") }
             return rows
         }
 
-        var lists: [Int64: PostgresRowCache.LinkList] {
-            guard case .lists(let lists) = self else { preconditionFailure("rows decoded where links were read") }
+        consuming func lists() -> [Int64: PostgresRowCache.LinkList] {
+            guard case .lists(let lists) = consume self else { preconditionFailure("rows decoded where links were read") }
             return lists
         }
     }
@@ -107,7 +109,7 @@ extension PostgresImportRows {
             selectColumns(entity), from: entity.table, where: entity.rowID, in: missing, tenantOf: entity.spec)
         return Load(
             statement: statement, decoding: Self.rowDecoding(entity),
-            apply: { [self] decoded in cacheRows(decoded.rows, into: rows, gapKey: gap) { missing.contains($0.id) } })
+            apply: { [self] decoded in cacheRows(decoded.rows(), into: rows, gapKey: gap) { id, _ in missing.contains(id) } })
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
@@ -128,7 +130,7 @@ extension PostgresImportRows {
         }
         guard let load = idLoad(rows, ids: unknown) else { return nil }
         return Load(statement: load.statement, decoding: load.decoding, apply: { [cache] decoded in
-            load.apply(decoded)
+            load.apply(consume decoded)
             for id in unknown where !rows.holds(id) { cache.setAbsent(rows, [.integer(id)], true) }
         })
     }
@@ -150,7 +152,7 @@ extension PostgresImportRows {
                 PostgresSQL.numbered("SELECT \(selectColumns(entity)) FROM \(entity.table) AS r WHERE \(condition)"), parameters),
             decoding: Self.rowDecoding(entity),
             apply: { [cache] decoded in
-                Self.cacheRows(decoded.rows, into: rows, cache)
+                Self.cacheRows(decoded.rows(), into: rows, cache)
                 for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
             })
     }
@@ -176,7 +178,7 @@ extension PostgresImportRows {
         return Load(
             statement: statement, decoding: Self.rowDecoding(entity),
             apply: { [self] decoded in
-                cacheRows(decoded.rows, into: rows, gapKey: gap) { $0.columns[j].map(needed.contains) == true }
+                cacheRows(decoded.rows(), into: rows, gapKey: gap) { _, columns in columns[j].map(needed.contains) == true }
                 for pointee in needed { cache.markComplete(rows, column: j, pointee: pointee) }
             })
     }
@@ -199,9 +201,10 @@ extension PostgresImportRows {
         return Load(
             statement: statement, decoding: .lists,
             apply: { [self] decoded in
-                let lists = decoded.lists
+                let lists = decoded.lists()
+                let count = lists.count
                 let kept = Self.cacheLists(lists, sources: needed, into: table, cache)
-                adjust(gap, kept: kept, wasted: lists.count - kept)
+                adjust(gap, kept: kept, wasted: count - kept)
             })
     }
 
@@ -228,8 +231,9 @@ extension PostgresImportRows {
                 [PostgresEngine.array(needed)] + tenant.parameters),
             decoding: .lists,
             apply: { [cache] decoded in
-                let lists = decoded.lists
-                Self.cacheLists(lists, sources: RowIDSet(lists.keys), into: table, cache)
+                let lists = decoded.lists()
+                let sources = RowIDSet(lists.keys)
+                Self.cacheLists(lists, sources: sources, into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
     }
@@ -303,37 +307,42 @@ extension PostgresImportRows {
     }
 
     /// Caches the rows read the cache does not hold (a row the cache holds stands: see
-    /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``).
-    private static func cacheRows(_ read: [DecodedRow], into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
-        for (id, values, columns, isStub) in read {
+    /// ``PostgresRowCache/cacheStored(_:_:values:columns:isStub:)``). Each row is moved out of
+    /// `read` into the cache, last first: the rows' order does not matter to the cache.
+    private static func cacheRows(_ read: consuming [DecodedRow], into rows: PostgresRowCache.EntityRows, _ cache: PostgresRowCache) {
+        while let (id, values, columns, isStub) = read.popLast() {
             cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
         }
     }
 
     /// Caches the rows of a read by ranges of ids (``idRead(_:from:where:in:tenantOf:orderBy:)``)
-    /// that were asked for, as ``cacheRows(_:into:_:)`` does, passing over the others, and
-    /// adjusts the gap of the read's ranges by how many it passed over.
+    /// that were asked for (by id and link columns), as ``cacheRows(_:into:_:)`` does, passing
+    /// over the others, and adjusts the gap of the read's ranges by how many it passed over.
     private func cacheRows(
-        _ read: [DecodedRow], into rows: PostgresRowCache.EntityRows, gapKey: String, where isAsked: (DecodedRow) -> Bool
+        _ read: consuming [DecodedRow], into rows: PostgresRowCache.EntityRows, gapKey: String,
+        where isAsked: (Int64, [Int64?]) -> Bool
     ) {
+        let count = read.count
         var kept = 0
-        for row in read where isAsked(row) {
-            cache.cacheStored(rows, row.id, values: row.values, columns: row.columns, isStub: row.isStub)
+        while let (id, values, columns, isStub) = read.popLast() {
+            guard isAsked(id, columns) else { continue }
+            cache.cacheStored(rows, id, values: values, columns: columns, isStub: isStub)
             kept += 1
         }
-        adjust(gapKey, kept: kept, wasted: read.count - kept)
+        adjust(gapKey, kept: kept, wasted: count - kept)
     }
 
-    /// Caches the lists of `sources` read (a source without links has an empty list). Lists the
-    /// cache has already stand. Returns how many of `lists` are of `sources`.
+    /// Caches the lists of `sources` read (a source without links has an empty list), each
+    /// moved out of `lists`. Lists the cache has already stand. Returns how many of `lists`
+    /// are of `sources`.
     @discardableResult
     private static func cacheLists(
-        _ lists: [Int64: PostgresRowCache.LinkList], sources: RowIDSet, into table: PostgresRowCache.LinkTable,
+        _ lists: consuming [Int64: PostgresRowCache.LinkList], sources: RowIDSet, into table: PostgresRowCache.LinkTable,
         _ cache: PostgresRowCache
     ) -> Int {
         var found = 0
         for source in sources {
-            let list = lists[source]
+            let list = lists.removeValue(forKey: source)
             if list != nil { found += 1 }
             if !table.holds(source) { cache.setList(table, source, list ?? PostgresRowCache.LinkList(isStored: false)) }
         }

@@ -132,8 +132,15 @@ extension PostgresImportRows {
     func finishBackgroundHandOver() throws(StoreError) {
         guard let job = background else { return }
         background = nil
-        for (load, decoded) in zip(job.reads, try job.wait()) {
-            load.apply(try decoded.get())
+        // Each result moved out of the list as it is applied, in order: its rows go into the
+        // cache without a copy.
+        var results = try job.wait()
+        results.reverse()
+        for load in job.reads {
+            switch results.removeLast() {
+            case .success(let decoded): load.apply(decoded)
+            case .failure(let error): throw error
+            }
         }
     }
 

@@ -230,7 +230,7 @@ final class PostgresRowCache {
 
     /// Caches a row read from the server, unless the cache knows it already (then its copy
     /// stands: it may hold writes the server has not had).
-    func cacheStored(_ entity: EntityRows, _ id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool) {
+    func cacheStored(_ entity: EntityRows, _ id: Int64, values: consuming [StoredValue], columns: consuming [Int64?], isStub: Bool) {
         guard !entity.holds(id) else { return }
         setRow(entity, id, Row(values: values, columns: columns, isStub: isStub, isStored: true, isDirty: false))
     }
