@@ -269,15 +269,17 @@ final class PostgresImportRows: ImportRows {
         case .otherColumn(let column):
             let target = cache.rows(relationship.targetPlan)
             let j = try columnIndex(relationship.targetPlan, column)
-            try loadPointing(target, column: j, at: [row])
+            // Most are complete already (read ahead): no load is made up to find that out.
+            if !target.completePointees[j].contains(row) { try loadPointing(target, column: j, at: [row]) }
             return target.rows(pointingAt: row, column: j)
         case .linkTable(_, true):
             let table = cache.table(relationship)
+            if let targets = table.lists.read(row, { $0.targets }) { return targets }
             try loadLists(table, sources: [row])
             return table.lists.read(row) { $0.targets }!
         case .linkTable(_, false):
             let table = cache.table(relationship)
-            try loadLinking(table, to: [row], of: relationship.entity)
+            if !table.completeTargets.contains(row) { try loadLinking(table, to: [row], of: relationship.entity) }
             return cache.sources(table, linkingTo: row).sorted()
         }
     }
