@@ -137,9 +137,10 @@ extension PostgresImportRows {
         var results = try job.wait()
         results.reverse()
         for load in job.reads {
-            switch results.removeLast() {
-            case .success(let decoded): load.apply(decoded)
-            case .failure(let error): throw error
+            switch results.popLast() {
+            case .success(let decoded)?: load.apply(decoded)
+            case .failure(let error)?: throw error
+            case nil: return
             }
         }
     }
