@@ -247,35 +247,6 @@ final class Importer {
         }
     }
 
-    /// The link columns of the row, resolved from the record: targets are imported first, so
-    /// the row can point at them. Keys the record does not have keep `current`.
-    private func resolveColumns(
-        _ json: JSONValue, _ entity: EntityPlan, preset: Preset?, current: [Int64?]?
-    ) throws(RecordError) -> [Int64?] {
-        var columns = current ?? Array(filledWith: nil, count: entity.selfColumns.count)
-        for (j, r) in entity.selfColumns.enumerated() {
-            let relationship = entity.relationships[r]
-            // A column set only where it changes: `columns` may share the cached row's array, which
-            // a write would copy (a re-import's columns are as they were).
-            func set(_ column: Int64?) { if columns[j] != column { columns[j] = column } }
-            if let preset, preset.column == j {
-                set(preset.row)
-                continue
-            }
-            switch lookup(json, relationship.path) {
-            case .missing: continue
-            case .null: set(nil)
-            case .value(let target):
-                path.append(.key(relationship.pathLabel))
-                // An object of a union that routes to a sibling relationship leaves this one empty.
-                set(try routesHere(target, relationship)
-                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil)
-                path.removeLast()
-            }
-        }
-        return columns
-    }
-
     /// The row as it is after the nested records of its own record were imported: they may have
     /// changed its link columns (another row took its one ↔ one target; a nested occurrence of
     /// the same key set a link). Columns the record gives no key for take the values now stored,

@@ -51,23 +51,8 @@ struct RecordSignatures {
 
     /// The row a record of entity `entity` with the JSON of `json` was last known to match.
     func row(of json: JSONValue, entity: Int) -> Int64? {
-        guard used > 0, let hash = hash(json) else { return nil }
-        let tag = UInt32(entity + 1)
-        return arena.withUnsafeBufferPointer { arena in
-            slots.withUnsafeBufferPointer { slots in
-                var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-                var probes = 0
-                while slots[i].entity != 0 && probes < Self.maximumProbes {
-                    let slot = slots[i]
-                    if slot.hash == hash, slot.entity == tag, Self.matches(json, slot, in: arena) {
-                        return slot.generation == generations[entity] ? slot.row : nil
-                    }
-                    i = (i + 1) & (slots.count - 1)
-                    probes += 1
-                }
-                return nil
-            }
-        }
+        guard used > 0, let hash = hash(json), case (let i, true)? = find(json, hash: hash, entity: entity) else { return nil }
+        return slots[i].generation == generations[entity] ? slots[i].row : nil
     }
 
     /// Notes that a record of entity `entity` with the JSON of `json` matches row `row` as
@@ -76,19 +61,11 @@ struct RecordSignatures {
         guard let hash = hash(json) else { return }
         if arena.count + slots.count * MemoryLayout<Slot>.stride > budget { removeAll() }
         if (used + 1) * 2 > slots.count { grow() }
-        let tag = UInt32(entity + 1)
-        var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-        var probes = 0
-        while slots[i].entity != 0 {
-            let slot = slots[i]
-            if slot.hash == hash, slot.entity == tag, arena.withUnsafeBufferPointer({ Self.matches(json, slot, in: $0) }) {
-                slots[i].row = row
-                slots[i].generation = generations[entity]
-                return
-            }
-            probes += 1
-            guard probes < Self.maximumProbes else { return }
-            i = (i + 1) & (slots.count - 1)
+        guard let (i, isFound) = find(json, hash: hash, entity: entity) else { return }
+        if isFound {
+            slots[i].row = row
+            slots[i].generation = generations[entity]
+            return
         }
         let start = arena.count
         _ = json.forEachNode(limit: Self.maximumNodes) { type, length, bytes in
@@ -97,7 +74,7 @@ struct RecordSignatures {
             if let bytes { arena.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length))) }
         }
         slots[i] = Slot(
-            hash: hash, start: UInt32(start), length: UInt32(arena.count - start), entity: tag,
+            hash: hash, start: UInt32(start), length: UInt32(arena.count - start), entity: UInt32(entity + 1),
             generation: generations[entity], row: row)
         used += 1
     }
@@ -118,6 +95,24 @@ struct RecordSignatures {
         arena.removeAll(keepingCapacity: true)
         slots = Array(repeating: Slot(), count: Self.initialSlots)
         used = 0
+    }
+
+    /// The slot of the entry of `json` (hash `hash`) of entity `entity`, found, or else the
+    /// empty slot it would take; `nil` past ``maximumProbes`` slots.
+    private func find(_ json: JSONValue, hash: UInt64, entity: Int) -> (slot: Int, isFound: Bool)? {
+        let tag = UInt32(entity + 1)
+        return arena.withUnsafeBufferPointer { arena in
+            slots.withUnsafeBufferPointer { slots in
+                var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+                for _ in 0..<Self.maximumProbes {
+                    let slot = slots[i]
+                    if slot.entity == 0 { return (i, false) }
+                    if slot.hash == hash, slot.entity == tag, Self.matches(json, slot, in: arena) { return (i, true) }
+                    i = (i + 1) & (slots.count - 1)
+                }
+                return nil
+            }
+        }
     }
 
     private mutating func grow() {
