@@ -258,13 +258,23 @@ extension PostgresImportRows {
                     }
                 }
             case .links(let table, let tenant, let lists):
+                // In key order (source, then target), as rows are: a new store's first rows come
+                // before the key's index, whose build then finds them sorted and need not sort
+                // them. The order of the links themselves is their positions'.
+                let order = lists.indices.sorted { lists[$0].source < lists[$1].source }
                 try copy(into: table, columns: (tenant.map { [$0.column] } ?? []) + Self.linkColumns) { (writer) throws(StoreError) in
-                    for (l, (source, list)) in lists.enumerated() {
-                        for (i, target) in list.targets.enumerated() {
+                    for l in order {
+                        let (source, list) = lists[l]
+                        func link(_ i: Int) throws(StoreError) {
                             if let tenant { try writer.append(tenant.values[l]) }
                             try writer.append(.integer(source))
-                            try writer.append(.integer(target))
+                            try writer.append(.integer(list.targets[i]))
                             try writer.append(.integer(list.position(at: i)))
+                        }
+                        if list.isInTargetOrder {
+                            for i in list.targets.indices { try link(i) }
+                        } else {
+                            for i in list.targets.indices.sorted(by: { list.targets[$0] < list.targets[$1] }) { try link(i) }
                         }
                     }
                 }

@@ -26,6 +26,11 @@ extension PostgresRowCache {
             positions?[i] ?? Int64(i)
         }
 
+        /// The targets are in ascending order.
+        var isInTargetOrder: Bool {
+            zip(targets, targets.dropFirst()).allSatisfy { $0 < $1 }
+        }
+
         /// The position after the last link (0 for none).
         var nextPosition: Int64 {
             guard let positions else { return Int64(targets.count) }
