@@ -161,6 +161,78 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// Once the references of a re-import have read a thousand rows one by one, the ids of all
+    /// the users are read instead, and the references after link to stored users, stored stubs
+    /// and new stubs as SQLite's do.
+    @Test func referencesFoundAmongTheServersIdsLinkAsOnSQLite() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(1_500), mappers)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            try Self.importBoth(Self.users(1_500, round: 1), mappers, options: Self.inBatches)
+            #expect(rows.serverIDsTaken == 1)
+            try Self.importBoth(Self.users(1_500, round: 2), mappers)
+            #expect(rows.serverIDsTaken == 2, "read again in a new transaction")
+        }
+    }
+
+    /// The ids of every row, read with a limit: a table the statistics count more rows in is
+    /// not read, and a read that reaches the limit is dropped; below it, the cache knows which
+    /// keys name rows, until a deletion makes it forget.
+    @Test func theServersIdsAreKeptOnlyWhenTheyAreAll() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(100), mappers)
+            let engine = try Self.engine(mappers.postgres)
+            let user = try #require(mappers.postgres.store.withLock { $0.plan.entity(named: "User") })
+            try mappers.postgres.write {
+                let rows = engine.rowPath
+                let users = rows.cache.rows(user)
+                // 200 rows counted by the statistics (100 users, 100 stubs), 300 stored.
+                try engine.connection.execute("ANALYZE \"User\"")
+                try engine.connection.execute(#"INSERT INTO "User" ("id", "_stub") SELECT g, true FROM generate_series(1001, 1100) AS g"#)
+                try rows.run(rows.serverIDsLoad(users, limit: 250))
+                #expect(users.serverIDs == nil, "more rows than the limit")
+                try rows.run(rows.serverIDsLoad(users, limit: 150))
+                #expect(users.serverIDs == nil, "the statistics count more rows")
+                try rows.run(rows.serverIDsLoad(users, limit: 300))
+                #expect(users.serverIDs?.count == 300)
+                #expect(users.serverHolds(1) == true && users.serverHolds(1_050) == true && users.serverHolds(7_000) == false)
+                #expect(try rows.rowID(user, key: [.integer(7_000)]) == nil)
+                #expect(try rows.rowID(user, key: [.integer(1_050)]) == 1_050)
+                #expect(!users.holds(1_050), "not read")
+                rows.cache.forgetEachEntry()
+                #expect(users.serverIDs == nil)
+            }
+        }
+    }
+
+    /// A user deleted in a transaction that read the ids of every user: a later reference to it
+    /// makes a stub, as on SQLite, whether the cache forgets everything or forgets its entries
+    /// one by one inside an open scope.
+    @Test func aReferenceToARowDeletedAfterTheServersIdsWereReadMakesAStub() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            try Self.importBoth(Self.users(1_500), mappers)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            let reference = #"[{"id": 1, "login": "one", "follower_ids": [1502, 4000]}]"#
+            var exports: [String] = []
+            for mapper in [mappers.sqlite, mappers.postgres] {
+                try mapper.write {
+                    try mapper.importData(Data(Self.users(1_500, round: 1).utf8), as: "User", options: Self.inBatches)
+                    try mapper.write {
+                        try mapper.delete("User", ids: ["1502", "4000"])
+                        try mapper.importData(Data(reference.utf8), as: "User")
+                    }
+                }
+                exports.append(String(decoding: try mapper.exportData(ExportRequest(entity: "User", depth: 1)), as: UTF8.self))
+            }
+            #expect(rows.serverIDsTaken == 1)
+            #expect(exports[0] == exports[1])
+            #expect(exports[1].contains("1502"))
+        }
+    }
+
     /// Imports in one transaction after a prune: the second finds the rows the prune deleted
     /// gone, though the first import read them (user 2, a follower, is pruned), and finds them
     /// again when the prune's scope was undone, as on SQLite.

@@ -154,7 +154,11 @@ final class PostgresEngine {
             }
         } else {
             rowPath.cache.undoScope()
-            if scope.isOnServer { rollBack(to: scope.name) }
+            if scope.isOnServer {
+                rollBack(to: scope.name)
+                // Rows written inside the scope and handed over have left the server.
+                rowPath.cache.distrustServerIDs()
+            }
         }
     }
 

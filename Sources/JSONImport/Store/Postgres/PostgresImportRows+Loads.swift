@@ -18,25 +18,29 @@ extension PostgresImportRows {
             switch decoding {
             case .rows(let attributes, let links): .rows(PostgresImportRows.decodeRows(result, attributes: attributes, links: links))
             case .lists: .lists(PostgresImportRows.decodeLists(result))
+            case .ids: .ids((0..<result.rowCount).map { result.integer(row: $0, column: 0) })
             }
         }
     }
 
     /// How a read's result decodes: rows read by ``selectColumns(_:)`` of an entity with
-    /// `attributes` attributes and `links` link columns, or links read in source and position
-    /// order.
+    /// `attributes` attributes and `links` link columns, links read in source and position
+    /// order, or row ids.
     enum Decoding {
         case rows(attributes: Int, links: Int)
         case lists
+        case ids
     }
 
     /// A row read by ``selectColumns(_:)``: its id, attributes, link columns and stub mark.
     typealias DecodedRow = (id: Int64, values: [StoredValue], columns: [Int64?], isStub: Bool)
 
-    /// A read's result, decoded: rows in the order read; the link list of each source read.
+    /// A read's result, decoded: rows in the order read; the link list of each source read;
+    /// row ids (`nil` for a NULL).
     enum Decoded {
         case rows([DecodedRow])
         case lists([Int64: PostgresRowCache.LinkList])
+        case ids([Int64?])
 
         consuming func rows() -> [DecodedRow] {
             guard case .rows(let rows) = consume self else { preconditionFailure("links decoded where rows were read") }
@@ -46,6 +50,11 @@ extension PostgresImportRows {
         consuming func lists() -> [Int64: PostgresRowCache.LinkList] {
             guard case .lists(let lists) = consume self else { preconditionFailure("rows decoded where links were read") }
             return lists
+        }
+
+        consuming func ids() -> [Int64?] {
+            guard case .ids(let ids) = consume self else { preconditionFailure("rows or links decoded where ids were read") }
+            return ids
         }
     }
 
@@ -125,7 +134,7 @@ extension PostgresImportRows {
     /// ``keyLoad(_:keys:)`` of keys that are row ids: by id, as ``idLoad(_:ids:)`` reads.
     private func keyLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
         var unknown: [Int64] = []
-        for id in ids where !rows.holds(id) && !rows.absentIDs.contains(id) {
+        for id in ids where !rows.holds(id) && !rows.absentIDs.contains(id) && rows.serverHolds(id) != false {
             if namesNoRow([.integer(id)], of: rows.plan) { cache.setAbsent(rows, [.integer(id)], true) } else { unknown.append(id) }
         }
         guard let load = idLoad(rows, ids: unknown) else { return nil }
@@ -154,6 +163,35 @@ extension PostgresImportRows {
             apply: { [cache] decoded in
                 Self.cacheRows(decoded.rows(), into: rows, cache)
                 for key in unknown where rows.row(forKey: key) == nil { cache.setAbsent(rows, key, true) }
+            })
+    }
+
+    /// Reads the id of every row of `rows`' entity (whose key is the row id), up to `limit`:
+    /// when the server holds no more, the cache knows from then on which keys name a row
+    /// without reading them (``PostgresRowCache/EntityRows/serverIDs``). A table the server's
+    /// statistics count more rows in is not read: the read returns one NULL instead. A read
+    /// the cache stopped trusting since it was planned (a deletion, a rollback to a savepoint)
+    /// is dropped.
+    func serverIDsLoad(_ rows: PostgresRowCache.EntityRows, limit: Int) -> Load {
+        let entity = rows.plan
+        let epoch = rows.serverIDsEpoch
+        let fits = "(SELECT coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = to_regclass($2::text)), -1) <= $1::int8)"
+        return Load(
+            statement: PostgresStatement(
+                "(SELECT r.\(entity.rowID) FROM \(entity.table) AS r WHERE \(fits) LIMIT $1::int8 + 1) "
+                    + "UNION ALL SELECT NULL WHERE NOT \(fits)",
+                [.integer(Int64(limit)), .text(entity.table)]),
+            decoding: .ids,
+            apply: { [self] decoded in
+                let ids = decoded.ids()
+                guard ids.count <= limit, rows.serverIDsEpoch == epoch else { return }
+                var held = RowIDSet(minimumCapacity: ids.count)
+                for id in ids {
+                    guard let id else { return }
+                    held.insert(id)
+                }
+                rows.serverIDs = held
+                serverIDsTaken += 1
             })
     }
 

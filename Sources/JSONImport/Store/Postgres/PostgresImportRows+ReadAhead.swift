@@ -35,7 +35,7 @@ extension PostgresImportRows {
         var frontier = keyed.filter { !pointing.contains($0.0.index) }.map(found)
         try reach(&reached, into: &frontier)
         var referenceLoads: [Load] = referenced.compactMap { relationship, keys in
-            referenceLoad(relationship, cache.rows(relationship.targetPlan).rows(forKeys: keys))
+            referenceLoad(relationship, cache.rows(relationship.targetPlan).storedRows(forKeys: keys))
         }
         for _ in 0..<Self.prefetchLevels where !frontier.isEmpty || !referenceLoads.isEmpty || !later.isEmpty {
             var loads = referenceLoads
@@ -126,8 +126,9 @@ extension PostgresImportRows {
     /// no row on the server.
     private func firstLoads(_ batch: BatchPlan, linksVisited: inout [Int: RowIDSet], reached: inout [Reach]) -> [Load] {
         var loads = batch.byEntity.compactMap { entity, entityKeys in
-            batch.pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: entityKeys)
+            batch.pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: keysRead(entity, entityKeys, batch))
         }
+        loads += serverIDsLoads(batch)
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
             let named: [Int64]
@@ -143,6 +144,42 @@ extension PostgresImportRows {
             }
             let ids = Self.firstVisits(of: named, entity, &linksVisited)
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }
+        }
+        return loads
+    }
+
+    /// The keys of `entity` whose rows the batch reads, of `keys` (its records' and its
+    /// references'): where the server's ids are known (``PostgresRowCache/EntityRows/serverIDs``),
+    /// its records' only, a reference needing no more than to know its row is there.
+    private func keysRead(_ entity: EntityPlan, _ keys: KeyList, _ batch: BatchPlan) -> KeyList {
+        guard cache.rows(entity).serverIDs != nil else { return keys }
+        return batch.keyed.first { $0.0.index == entity.index }?.1 ?? .ids([])
+    }
+
+    /// Reads of the id of every row of the entities whose rows references alone make the
+    /// read-ahead read one by one: once those reads reach 1,024 rows in the transaction, and
+    /// again each time they double, the ids of all the rows are read if the table holds at most
+    /// 16 times as many (``serverIDsLoad(_:limit:)``). Reading an id in a scan of the table
+    /// costs about a tenth of reading a row through its index; the references after then read
+    /// nothing.
+    private func serverIDsLoads(_ batch: BatchPlan) -> [Load] {
+        var loads: [Load] = []
+        for (entity, keys) in batch.byEntity {
+            let rows = cache.rows(entity)
+            guard rows.keyIsRowID, entity.tenantSlot == nil, rows.serverIDs == nil, case .ids(let ids) = keys else { continue }
+            var records = RowIDSet()
+            if case .ids(let recordIDs)? = batch.keyed.first(where: { $0.0.index == entity.index })?.1 {
+                records = RowIDSet(recordIDs)
+            }
+            let read = ids.count { !records.contains($0) && !rows.holds($0) && !rows.absentIDs.contains($0) }
+            guard read > 0 else { continue }
+            var reads = referenceReads[entity.index] ?? (0, 1_024)
+            reads.count += read
+            if reads.count >= reads.next, reads.next <= Self.serverIDsLimit {
+                loads.append(serverIDsLoad(rows, limit: min(16 * reads.count, Self.serverIDsLimit)))
+                reads.next = 2 * reads.count
+            }
+            referenceReads[entity.index] = reads
         }
         return loads
     }
@@ -301,5 +338,12 @@ extension PostgresRowCache.EntityRows {
         case .ids(let ids): return ids.filter(holds)
         case .keys(let keys): return keys.compactMap(row(forKey:))
         }
+    }
+
+    /// The rows with `keys` the cache holds, and those the server's ids show it holds
+    /// (``serverIDs``), not read.
+    func storedRows(forKeys keys: KeyList) -> [Int64] {
+        guard serverIDs != nil, case .ids(let ids) = keys else { return rows(forKeys: keys) }
+        return ids.filter { holds($0) || serverHolds($0) == true }
     }
 }

@@ -67,6 +67,15 @@ final class PostgresImportRows: ImportRows {
     var keysPlanned = 0
     /// The hand-over running on a worker thread, if any (see ``beginBatch(_:upcoming:)``).
     var background: BackgroundHandOver?
+    /// Per entity (by index) whose key is the row id, in this transaction: the rows its
+    /// references alone named that the read-ahead read one by one, and past how many it reads
+    /// the ids of all its rows next (see ``serverIDsLoads(_:)``).
+    var referenceReads: [Int: (count: Int, next: Int)] = [:]
+    /// Ids read at most by one read of every row's id (``serverIDsLoad(_:limit:)``).
+    static let serverIDsLimit = 1 << 20
+    /// Reads of every row's id that the cache took (``serverIDsLoad(_:limit:)``): what the tests
+    /// count.
+    var serverIDsTaken = 0
     /// The tenants of distributed entities the transaction has named (see
     /// ``PostgresEngine/tenantFilter(_:alias:parameter:)``).
     var tenants: Set<StoredValue> = []
@@ -80,6 +89,7 @@ final class PostgresImportRows: ImportRows {
         try? finishBackgroundHandOver()
         cache.removeAll()
         cacheIsStale = false
+        referenceReads.removeAll()
         tenants.removeAll()
         upcomingPlan = nil
     }
@@ -105,7 +115,7 @@ final class PostgresImportRows: ImportRows {
         if rows.keyIsRowID, case .integer(let id) = key[0] {
             // A key that is the row id, found without making the cache's form of it.
             if rows.holds(id) { return (rows, id) }
-            if rows.absentIDs.contains(id) { return nil }
+            if rows.absentIDs.contains(id) || rows.serverHolds(id) == false { return nil }
             // Into a table that was empty, whose rows the cache all holds: a row of a fresh import.
             if keysInserted(into: entity)?.isEmpty == true { return nil }
             stored = cacheKey(key, entity)
@@ -161,7 +171,14 @@ final class PostgresImportRows: ImportRows {
     }
 
     func rowID(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> Int64? {
-        try cachedRow(entity, key: key)?.1
+        // A key the server's ids answer for: its row is not read (a reference needs the id only).
+        let rows = cache.rows(entity)
+        if rows.keyIsRowID, case .integer(let id) = key[0], !rows.holds(id), !rows.absentIDs.contains(id),
+            let isHeld = rows.serverHolds(id)
+        {
+            return isHeld ? id : nil
+        }
+        return try cachedRow(entity, key: key)?.1
     }
 
     func insert(

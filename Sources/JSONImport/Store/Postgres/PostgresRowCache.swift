@@ -55,6 +55,14 @@ final class PostgresRowCache {
         /// Keys known to have no row; by row id where the key is the row id.
         @exclusivity(unchecked) fileprivate(set) var absentKeys: Set<[StoredValue]> = []
         @exclusivity(unchecked) fileprivate(set) var absentIDs: RowIDSet = []
+        /// Where the key is the row id: the id of every row the server held when they were read
+        /// (see ``PostgresImportRows/serverIDsLoad(_:limit:)``), so that a key the cache lacks is
+        /// known to name a row, or none, without reading it. `nil` when not read, or no longer
+        /// trusted (see ``PostgresRowCache/distrustServerIDs()``).
+        @exclusivity(unchecked) var serverIDs: RowIDSet?
+        /// How many times ``serverIDs`` stopped being trusted: a read of them applies only while
+        /// this is what it was when the read was planned.
+        @exclusivity(unchecked) fileprivate(set) var serverIDsEpoch = 0
         /// Per link column: the cached rows pointing at each row. Made when first asked for (see
         /// ``rows(pointingAt:column:)``), kept up to date from then on: a fresh import, whose
         /// new rows point at rows no one asks about, never makes it.
@@ -103,6 +111,12 @@ final class PostgresRowCache {
         func row(forKey key: [StoredValue]) -> Int64? {
             if keyIsRowID, case .integer(let id) = key[0] { return holds(id) ? id : nil }
             return keys[key]
+        }
+
+        /// Whether the server holds row `id` (this transaction's writes aside, which the cache
+        /// holds): `nil` when not known (see ``serverIDs``).
+        func serverHolds(_ id: Int64) -> Bool? {
+            serverIDs.map { $0.contains(id) }
         }
 
         /// Whether the key `key` is known to have no row.
@@ -428,6 +442,16 @@ final class PostgresRowCache {
         scopeMarks = marks
     }
 
+    /// Stops trusting the ids of the rows the server held (``EntityRows/serverIDs``), read
+    /// before rows left the server: a deletion, or a rollback to a savepoint taken before rows
+    /// were written. Reads of them planned before apply no more.
+    func distrustServerIDs() {
+        for case let entity? in entities {
+            entity.serverIDs = nil
+            entity.serverIDsEpoch += 1
+        }
+    }
+
     /// Forgets every row and list, each through ``setRow(_:_:_:)`` or ``setList(_:_:_:)`` (and
     /// so journaled in an open scope), and every mark that the cache holds all the rows pointing
     /// at a row or all the lists linking to one (unjournaled: an undone scope then reads again
@@ -441,6 +465,7 @@ final class PostgresRowCache {
             for source in table.lists.ids { setList(table, source, nil) }
             table.completeTargets = []
         }
+        distrustServerIDs()
         generation += 1
     }
 
