@@ -178,7 +178,7 @@ struct PostgresImportRowsTests {
 
     /// The ids of every row, read with a limit: a table the statistics count more rows in is
     /// not read, and a read that reaches the limit is dropped; below it, the cache knows which
-    /// keys name rows, until a deletion makes it forget.
+    /// keys name rows, until a deletion makes it forget, and a read planned before is dropped.
     @Test func theServersIdsAreKeptOnlyWhenTheyAreAll() throws {
         try TestPostgres.withSchema { url, _ in
             let mappers = try Self.mappers(url)
@@ -203,6 +203,12 @@ struct PostgresImportRowsTests {
                 #expect(!users.holds(1_050), "not read")
                 rows.cache.forgetEachEntry()
                 #expect(users.serverIDs == nil)
+                let planned = rows.serverIDsLoad(users, limit: 300)
+                rows.cache.distrustServerIDs()
+                try rows.run(planned)
+                #expect(users.serverIDs == nil, "read as planned before they stopped being trusted")
+                try rows.run(rows.serverIDsLoad(users, limit: 300))
+                #expect(users.serverIDs?.count == 300)
             }
         }
     }
