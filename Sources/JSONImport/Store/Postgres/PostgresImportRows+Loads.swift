@@ -175,11 +175,12 @@ extension PostgresImportRows {
     func serverIDsLoad(_ rows: PostgresRowCache.EntityRows, limit: Int) -> Load {
         let entity = rows.plan
         let epoch = rows.serverIDsEpoch
-        let fits = "(SELECT coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = to_regclass($2::text)), -1) <= $1::int8)"
         return Load(
             statement: PostgresStatement(
-                "(SELECT r.\(entity.rowID) FROM \(entity.table) AS r WHERE \(fits) LIMIT $1::int8 + 1) "
-                    + "UNION ALL SELECT NULL WHERE NOT \(fits)",
+                "WITH f AS (SELECT coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = to_regclass($2::text)), -1) "
+                    + "<= $1::int8 AS fits) "
+                    + "(SELECT r.\(entity.rowID) FROM \(entity.table) AS r, f WHERE f.fits LIMIT $1::int8 + 1) "
+                    + "UNION ALL SELECT NULL FROM f WHERE NOT f.fits",
                 [.integer(Int64(limit)), .text(entity.table)]),
             decoding: .ids,
             apply: { [self] decoded in

@@ -99,6 +99,11 @@ extension PostgresImportRows {
         /// The entities read with their parents (see ``pointingChildren(of:referenced:)``).
         let pointing: Set<Int>
 
+        /// The keys of the records of `entity`, if the batch has any.
+        func recordKeys(of entity: EntityPlan) -> KeyList? {
+            keyed.first { $0.0.index == entity.index }?.1
+        }
+
         init(_ rows: PostgresImportRows, _ keys: [(EntityPlan, KeyList)], _ references: [(RelationshipPlan, KeyList)]) throws(StoreError) {
             keyed = keys.filter { !$0.0.spec.isOwned }.map { entity, entityKeys in (entity, rows.cacheKeys(entityKeys, entity)) }
             referenced = references.map { relationship, keys in (relationship, rows.cacheKeys(keys, relationship.targetPlan)) }
@@ -153,7 +158,7 @@ extension PostgresImportRows {
     /// its records' only, a reference needing no more than to know its row is there.
     private func keysRead(_ entity: EntityPlan, _ keys: KeyList, _ batch: BatchPlan) -> KeyList {
         guard cache.rows(entity).serverIDs != nil else { return keys }
-        return batch.keyed.first { $0.0.index == entity.index }?.1 ?? .ids([])
+        return batch.recordKeys(of: entity) ?? .ids([])
     }
 
     /// Reads of the id of every row of the entities whose rows references alone make the
@@ -168,9 +173,7 @@ extension PostgresImportRows {
             let rows = cache.rows(entity)
             guard rows.keyIsRowID, entity.tenantSlot == nil, rows.serverIDs == nil, case .ids(let ids) = keys else { continue }
             var records = RowIDSet()
-            if case .ids(let recordIDs)? = batch.keyed.first(where: { $0.0.index == entity.index })?.1 {
-                records = RowIDSet(recordIDs)
-            }
+            if case .ids(let recordIDs)? = batch.recordKeys(of: entity) { records = RowIDSet(recordIDs) }
             let read = ids.count { !records.contains($0) && !rows.holds($0) && !rows.absentIDs.contains($0) }
             guard read > 0 else { continue }
             var reads = referenceReads[entity.index] ?? (0, 1_024)

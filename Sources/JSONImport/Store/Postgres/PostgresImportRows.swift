@@ -171,12 +171,11 @@ final class PostgresImportRows: ImportRows {
     }
 
     func rowID(_ entity: EntityPlan, key: [Value]) throws(StoreError) -> Int64? {
-        // A key the server's ids answer for: its row is not read (a reference needs the id only).
+        // A row the server's ids show is not read (a reference needs the id only); a key they
+        // lack, ``cachedRow(_:key:)`` answers for without reading.
         let rows = cache.rows(entity)
-        if rows.keyIsRowID, case .integer(let id) = key[0], !rows.holds(id), !rows.absentIDs.contains(id),
-            let isHeld = rows.serverHolds(id)
-        {
-            return isHeld ? id : nil
+        if rows.keyIsRowID, case .integer(let id) = key[0], rows.serverHolds(id) == true, !rows.absentIDs.contains(id) {
+            return id
         }
         return try cachedRow(entity, key: key)?.1
     }
