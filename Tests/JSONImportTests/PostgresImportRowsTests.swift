@@ -364,6 +364,31 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// The owned rows of a batch's records (their addresses) are read on the worker thread with
+    /// the records' rows, before the batch begins: those of users read then, and those of users
+    /// the cache held already (each user follows the next, read as a reference by the batch
+    /// before). The first 100 users come again at the end, with another address. The 800
+    /// records make 8 batches, the first of which reads before it begins.
+    @Test func ownedRowsAreReadOnTheWorkerWithTheirOwnersRows() throws {
+        func users(round: Int) -> String {
+            let records = (0..<800).map { n in
+                let i = n % 700 + 1
+                return #"{"id": \#(i), "login": "u\#(i)", "address": {"city": "c\#(round)-\#(n)"}, "#
+                    + #""follower_ids": [\#(i + 1)]}"#
+            }
+            return "[" + records.joined(separator: ",\n") + "]"
+        }
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            let options = Self.inBatches
+            try Self.importBoth(users(round: 0), mappers, options: options)
+            let rows = try Self.engine(mappers.postgres).rowPath
+            let before = rows.followUpReads
+            try Self.importBoth(users(round: 1), mappers, options: options)
+            #expect(rows.followUpReads - before >= 5, "addresses read on the worker")
+        }
+    }
+
     /// Into tables that were empty, whose new rows the cache holds, a key names a row the
     /// cache has or none: once a batch has found them empty, the batches after it plan no keys
     /// of theirs, and the import ends as on SQLite. A re-import plans every key.

@@ -4,17 +4,20 @@ import Foundation
 /// connection is the worker's until ``wait()`` returns: the row path waits for it before any
 /// other use of the connection, and the worker touches nothing else of the row path. The
 /// worker decodes the reads' results (``PostgresImportRows/Load/decode(_:)`` reads the result
-/// alone); the row path applies them to the cache, after the wait.
+/// alone), then runs the reads that follow from them (``PostgresImportRows/Load/followUp``) in
+/// a round trip of their own; the row path applies them all to the cache, after the wait.
 ///
-/// `@unchecked Sendable`: the semaphore `done` orders it all. The worker writes `error` and
-/// `decoded` and uses the connection only before it signals `done`; the row path reads them
-/// and uses the connection again only after waiting on it.
+/// `@unchecked Sendable`: the semaphore `done` orders it all. The worker writes `error`,
+/// `followUps` and `decoded` and uses the connection only before it signals `done`; the row
+/// path reads them and uses the connection again only after waiting on it.
 final class BackgroundHandOver: @unchecked Sendable {
     private unowned let rows: PostgresImportRows
     /// Taken by the worker, so its rows are sorted and released on the worker's thread.
     private var handOver: PostgresImportRows.HandOver?
     /// The reads to run after the hand-over; the worker runs their statements only.
     let reads: [PostgresImportRows.Load]
+    /// The reads that followed from `reads`, planned and run by the worker.
+    private var followUps: [PostgresImportRows.Load] = []
     private let done = DispatchSemaphore(value: 0)
     /// Written by the worker before it signals `done`, read after.
     private var error: StoreError?
@@ -38,14 +41,22 @@ final class BackgroundHandOver: @unchecked Sendable {
         thread.start()
     }
 
-    /// The worker's part: the hand-over, then the reads, each decoded (or the error its result
-    /// is read with).
+    /// The worker's part: the hand-over, then the reads, then those that follow from them, each
+    /// decoded (or the error its result is read with).
     private func work() throws(StoreError) {
         if let handOver = handOver.take() { try rows.send(handOver) }
-        guard !reads.isEmpty else { return }
+        try run(reads)
+        for (read, result) in zip(reads, decoded) {
+            if let followUp = read.followUp, case .success(let rows) = result { followUps += followUp(rows) }
+        }
+        try run(followUps)
+    }
+
+    private func run(_ loads: [PostgresImportRows.Load]) throws(StoreError) {
+        guard !loads.isEmpty else { return }
         do {
-            try rows.connection.pipeline(reads.map(\.statement)) { (index, result) throws(StoreError) in
-                let read = reads[index]
+            try rows.connection.pipeline(loads.map(\.statement)) { (index, result) throws(StoreError) in
+                let read = loads[index]
                 decoded.append(Result { () throws(StoreError) in
                     try result.checkReadable(sql: read.statement.sql)
                     return read.decode(result)
@@ -56,14 +67,15 @@ final class BackgroundHandOver: @unchecked Sendable {
         }
     }
 
-    /// Waits for the worker; throws the error it failed with, else returns what each read
-    /// decoded to, or the error its result is read with, in order.
-    func wait() throws(StoreError) -> [Result<PostgresImportRows.Decoded, StoreError>] {
+    /// Waits for the worker; throws the error it failed with, else returns the reads it ran
+    /// (`reads`, then their follow-ups) and what each decoded to, or the error its result is
+    /// read with, in order.
+    func wait() throws(StoreError) -> (reads: [PostgresImportRows.Load], results: [Result<PostgresImportRows.Decoded, StoreError>]) {
         done.wait()
         if let error { throw error }
         // Handed over, not shared: the row path moves each result out of the list.
         var taken: [Result<PostgresImportRows.Decoded, StoreError>] = []
         swap(&taken, &decoded)
-        return taken
+        return (reads + followUps, taken)
     }
 }

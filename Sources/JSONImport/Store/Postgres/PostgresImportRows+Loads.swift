@@ -10,6 +10,11 @@ extension PostgresImportRows {
         /// Takes what the read decoded to: its rows and lists are moved into the cache, not
         /// copied (a copy is a retain and a release of each row's arrays).
         let apply: (consuming Decoded) -> Void
+        /// The reads that follow from what this one decoded, planned from it alone: a worker
+        /// running this read in the background runs them next, in a round trip of its own,
+        /// before the row path waits for it (see ``BackgroundHandOver``). The row path, running
+        /// this read itself, plans from its cache instead.
+        var followUp: ((Decoded) -> [Load])? = nil
 
         /// Decodes `result` (a checked result: ``PostgresResult/checkReadable(sql:)``). It reads
         /// the result alone, so a worker thread may decode what it read while the row path goes
@@ -109,8 +114,9 @@ extension PostgresImportRows {
 
     // MARK: Loads
 
-    /// Reads the rows `ids` the cache lacks; `nil` when it lacks none.
-    func idLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
+    /// Reads the rows `ids` the cache lacks; `nil` when it lacks none. With `owners`, followed by
+    /// the owned rows those rows point at (see ``ownedRowsFollowUp(_:owners:)``).
+    func idLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64], owners: RowIDSet? = nil) -> Load? {
         let missing = RowIDSet(ids.filter { !rows.holds($0) })
         guard !missing.isEmpty else { return nil }
         let entity = rows.plan
@@ -118,30 +124,79 @@ extension PostgresImportRows {
             selectColumns(entity), from: entity.table, where: entity.rowID, in: missing, tenantOf: entity.spec)
         return Load(
             statement: statement, decoding: Self.rowDecoding(entity),
-            apply: { [self] decoded in cacheRows(decoded.rows(), into: rows, gapKey: gap) { id, _ in missing.contains(id) } })
+            apply: { [self] decoded in cacheRows(decoded.rows(), into: rows, gapKey: gap) { id, _ in missing.contains(id) } },
+            followUp: owners.flatMap { ownedRowsFollowUp(rows, owners: $0) })
+    }
+
+    /// What follows a read of rows of `rows`' entity in the background: the owned rows that
+    /// those of them among `owners` point at through their link columns (a user's address), read
+    /// by the worker from the rows it decoded rather than by the row path in a round trip of its
+    /// own once it has cached them (``columnLoads(_:_:owned:)`` then finds them cached). `nil`
+    /// when the entity has no such column, or it or the owned entity is distributed (their
+    /// reads name the transaction's tenants). A row the cache holds already stands over the one
+    /// read.
+    private func ownedRowsFollowUp(_ rows: PostgresRowCache.EntityRows, owners: RowIDSet) -> ((Decoded) -> [Load])? {
+        // Planned here, on the row path's thread: the follow-up reads nothing of the row path.
+        let reads = ownedColumns(of: rows.plan).map { j, target in
+            (column: j, rows: cache.rows(target), columns: selectColumns(target), gap: readGaps[Self.gapKey(table: target.table, column: target.rowID)] ?? Self.widestGap)
+        }
+        guard !reads.isEmpty else { return nil }
+        return { [self] decoded in
+            guard case .rows(let read) = decoded else { return [] }
+            return reads.compactMap { owned -> Load? in
+                var ids = RowIDSet()
+                for row in read where owners.contains(row.id) {
+                    if let id = row.columns[owned.column] { ids.insert(id) }
+                }
+                guard !ids.isEmpty else { return nil }
+                let target = owned.rows.plan
+                return Load(
+                    statement: Self.idRead(owned.columns, from: target.table, where: target.rowID, in: ids, gap: owned.gap),
+                    decoding: Self.rowDecoding(target),
+                    apply: { [self] decoded in
+                        cacheRows(decoded.rows(), into: owned.rows, gapKey: Self.gapKey(table: target.table, column: target.rowID)) { id, _ in ids.contains(id) }
+                    })
+            }
+        }
+    }
+
+    /// The link columns of `entity` that point at owned rows (by index among its link columns),
+    /// and the owned entities; none when either is distributed.
+    func ownedColumns(of entity: EntityPlan) -> [(Int, EntityPlan)] {
+        guard entity.tenantSlot == nil else { return [] }
+        return entity.selfColumns.enumerated().compactMap { j, r in
+            let relationship = entity.relationships[r]
+            guard relationship.isTargetOwned, relationship.targetPlan.tenantSlot == nil else { return nil }
+            return (j, relationship.targetPlan)
+        }
     }
 
     /// Reads the rows with `keys` (distinct) the cache knows nothing of; those not found are
     /// known absent. In a table that was empty (see ``insertedKeys``), only the keys of rows
     /// the transaction inserted are read; the others are known absent at once.
-    func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: KeyList) -> Load? {
+    /// `owners`: see ``idLoad(_:ids:owners:)``, for keys that are row ids.
+    func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: KeyList, owners: RowIDSet? = nil) -> Load? {
         switch keys {
-        case .ids(let ids): return keyLoad(rows, ids: ids)
+        case .ids(let ids): return keyLoad(rows, ids: ids, owners: owners)
         case .keys(let keys): return keyLoad(rows, keys: keys)
         }
     }
 
-    /// ``keyLoad(_:keys:)`` of keys that are row ids: by id, as ``idLoad(_:ids:)`` reads.
-    private func keyLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64]) -> Load? {
+    /// ``keyLoad(_:keys:owners:)`` of keys that are row ids: by id, as ``idLoad(_:ids:owners:)``
+    /// reads.
+    private func keyLoad(_ rows: PostgresRowCache.EntityRows, ids: [Int64], owners: RowIDSet?) -> Load? {
         var unknown: [Int64] = []
         for id in ids where !rows.holds(id) && !rows.absentIDs.contains(id) && rows.serverHolds(id) != false {
             if namesNoRow([.integer(id)], of: rows.plan) { cache.setAbsent(rows, [.integer(id)], true) } else { unknown.append(id) }
         }
-        guard let load = idLoad(rows, ids: unknown) else { return nil }
-        return Load(statement: load.statement, decoding: load.decoding, apply: { [cache] decoded in
-            load.apply(consume decoded)
-            for id in unknown where !rows.holds(id) { cache.setAbsent(rows, [.integer(id)], true) }
-        })
+        guard let load = idLoad(rows, ids: unknown, owners: owners) else { return nil }
+        return Load(
+            statement: load.statement, decoding: load.decoding,
+            apply: { [cache] decoded in
+                load.apply(consume decoded)
+                for id in unknown where !rows.holds(id) { cache.setAbsent(rows, [.integer(id)], true) }
+            },
+            followUp: load.followUp)
     }
 
     private func keyLoad(_ rows: PostgresRowCache.EntityRows, keys: [[StoredValue]]) -> Load? {
@@ -236,7 +291,7 @@ extension PostgresImportRows {
         guard !needed.isEmpty else { return nil }
         let (statement, gap) = idRead(
             "r.\"source\", r.\"target\", r.\"position\"", from: quote(table.name), where: "\"source\"", in: needed,
-            tenantOf: table.source.spec, orderBy: "\"source\", \"position\"")
+            tenantOf: table.source.spec)
         return Load(
             statement: statement, decoding: .lists,
             apply: { [self] decoded in
@@ -265,8 +320,7 @@ extension PostgresImportRows {
         return Load(
             statement: PostgresStatement(
                 "SELECT \"source\", \"target\", \"position\" FROM \(name) WHERE \"source\" IN "
-                    + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])\(tenant.sql))\(tenant.sql) "
-                    + "ORDER BY \"source\", \"position\"",
+                    + "(SELECT \"source\" FROM \(name) WHERE \"target\" = ANY($1::int8[])\(tenant.sql))\(tenant.sql)",
                 [PostgresEngine.array(needed)] + tenant.parameters),
             decoding: .lists,
             apply: { [cache] decoded in
@@ -308,22 +362,31 @@ extension PostgresImportRows {
         return decoded
     }
 
-    /// The lists of the sources of links read in source and position order.
-    /// Each source's links come one after another, so its list is made at its size at once.
+    /// The lists of the sources of links read (source, target, position) in any order. They are
+    /// put in source and position order here, on the thread that decodes, unless they came so:
+    /// an `ORDER BY` cost the server a sort of every read, on the path the importer waits on
+    /// (half of the read of a batch's 3,300 tags). Each source's links then come one after
+    /// another, so its list is made at its size at once.
     static func decodeLists(_ links: PostgresResult) -> [Int64: PostgresRowCache.LinkList] {
         var sources: [Int64] = [], targets: [Int64] = [], positions: [Int64] = []
         sources.reserveCapacity(links.rowCount)
         targets.reserveCapacity(links.rowCount)
         positions.reserveCapacity(links.rowCount)
         var runs = 0
+        var inOrder = true
         for link in 0..<links.rowCount {
             guard let source = links.integer(row: link, column: 0), let target = links.integer(row: link, column: 1),
                 let position = links.integer(row: link, column: 2)
             else { continue }
+            if let last = sources.last, (last, positions[positions.count - 1]) > (source, position) { inOrder = false }
             if sources.last != source { runs += 1 }
             sources.append(source)
             targets.append(target)
             positions.append(position)
+        }
+        if !inOrder {
+            let order = sources.indices.sorted { (sources[$0], positions[$0]) < (sources[$1], positions[$1]) }
+            (sources, targets, positions) = (order.map { sources[$0] }, order.map { targets[$0] }, order.map { positions[$0] })
         }
         var lists: [Int64: PostgresRowCache.LinkList] = [:]
         lists.reserveCapacity(runs)
@@ -354,7 +417,7 @@ extension PostgresImportRows {
         }
     }
 
-    /// Caches the rows of a read by ranges of ids (``idRead(_:from:where:in:tenantOf:orderBy:)``)
+    /// Caches the rows of a read by ranges of ids (``idRead(_:from:where:in:tenantOf:)``)
     /// that were asked for (by id and link columns), as ``cacheRows(_:into:_:)`` does, passing
     /// over the others, and adjusts the gap of the read's ranges by how many it passed over.
     private func cacheRows(

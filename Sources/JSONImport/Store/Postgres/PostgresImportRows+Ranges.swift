@@ -41,22 +41,37 @@ extension PostgresImportRows {
     static let widestGap: Int64 = 16
 
     /// The read of `columns` of the rows of `table` (aliased `r`) whose `column` is one of
-    /// `ids`, with the tenant filter of `entity`, in `orderBy` order if given; and the key its
+    /// `ids`, with the tenant filter of `entity`, in no order; and the key its
     /// gap is kept under, for ``adjust(_:kept:wasted:)``. It may return rows of other ids
     /// between those asked for.
     func idRead(
         _ columns: String, from table: String, where column: String, in ids: some Sequence<Int64>,
-        tenantOf entity: EntitySpec, orderBy: String? = nil
+        tenantOf entity: EntitySpec
     ) -> (PostgresStatement, gapKey: String) {
-        let key = table + "." + column
-        let ranges = IDRanges(ids, gap: readGaps[key] ?? Self.widestGap)
+        let key = Self.gapKey(table: table, column: column)
         let tenant = engine.tenantFilter(entity, alias: "r", parameter: 4)
+        let statement = Self.idRead(
+            columns, from: table, where: column, in: ids, gap: readGaps[key] ?? Self.widestGap, tenant: tenant)
+        return (statement, key)
+    }
+
+    /// The key the gap of the ranges of reads of `table` by `column` is kept under.
+    static func gapKey(table: String, column: String) -> String {
+        table + "." + column
+    }
+
+    /// ``idRead(_:from:where:in:tenantOf:)`` with its ranges' `gap` and tenant filter
+    /// given: it reads nothing of the row path, so a worker thread may build it.
+    static func idRead(
+        _ columns: String, from table: String, where column: String, in ids: some Sequence<Int64>, gap: Int64,
+        tenant: (sql: String, parameters: [StoredValue]) = ("", [])
+    ) -> PostgresStatement {
+        let ranges = IDRanges(ids, gap: gap)
         let sql = "SELECT \(columns) FROM \(table) AS r WHERE r.\(column) = ANY($1::int8[])\(tenant.sql) "
             + "UNION ALL SELECT \(columns) FROM unnest($2::int8[], $3::int8[]) AS k(lo, hi) "
             + "JOIN \(table) AS r ON r.\(column) >= k.lo AND r.\(column) <= k.hi\(tenant.sql)"
-            + (orderBy.map { " ORDER BY \($0)" } ?? "")
         let parameters = [ranges.singles, ranges.lows, ranges.highs].map(PostgresEngine.array) + tenant.parameters
-        return (PostgresStatement(sql, parameters), key)
+        return PostgresStatement(sql, parameters)
     }
 
     /// After a read under `key` kept `kept` rows and passed over `wasted`: more than one wasted

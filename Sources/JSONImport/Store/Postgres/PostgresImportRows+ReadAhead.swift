@@ -130,9 +130,14 @@ extension PostgresImportRows {
     /// what only needs the id (a key without a row has no links), but for keys known to have
     /// no row on the server.
     private func firstLoads(_ batch: BatchPlan, linksVisited: inout [Int: RowIDSet], reached: inout [Reach]) -> [Load] {
-        var loads = batch.byEntity.compactMap { entity, entityKeys in
-            batch.pointing.contains(entity.index) ? nil : keyLoad(cache.rows(entity), keys: keysRead(entity, entityKeys, batch))
+        var loads = batch.byEntity.compactMap { entity, entityKeys -> Load? in
+            guard !batch.pointing.contains(entity.index) else { return nil }
+            // The owned rows of its records follow their read (see ``Load/followUp``).
+            var owners: RowIDSet?
+            if case .ids(let ids)? = batch.recordKeys(of: entity) { owners = RowIDSet(ids) }
+            return keyLoad(cache.rows(entity), keys: keysRead(entity, entityKeys, batch), owners: owners)
         }
+        loads += heldRecordsOwnedLoads(batch)
         loads += serverIDsLoads(batch)
         for (entity, entityKeys) in batch.keyed where cache.rows(entity).keyIsRowID {
             let rows = cache.rows(entity)
@@ -151,6 +156,19 @@ extension PostgresImportRows {
             if !ids.isEmpty { loads += linkLoads(entity, ids, owned: &reached) }
         }
         return loads
+    }
+
+    /// Reads of the owned rows that the batch's records the cache holds point at, and it lacks:
+    /// their ids are known before the batch's reads run. The other records' rows are followed
+    /// by theirs (see ``idLoad(_:ids:owners:)``).
+    private func heldRecordsOwnedLoads(_ batch: BatchPlan) -> [Load] {
+        batch.keyed.flatMap { entity, keys -> [Load] in
+            guard case .ids(let ids) = keys else { return [] }
+            let rows = cache.rows(entity)
+            return ownedColumns(of: entity).compactMap { j, target in
+                idLoad(cache.rows(target), ids: ids.compactMap { rows.rows.read($0) { $0.columns[j] } ?? nil })
+            }
+        }
     }
 
     /// The keys of `entity` whose rows the batch reads, of `keys` (its records' and its

@@ -134,9 +134,13 @@ extension PostgresImportRows {
         background = nil
         // Each result moved out of the list as it is applied, in order: its rows go into the
         // cache without a copy.
-        var results = try job.wait()
+        var (reads, results) = try job.wait()
+        if reads.count > job.reads.count {
+            roundTrips += 1
+            followUpReads += reads.count - job.reads.count
+        }
         results.reverse()
-        for load in job.reads {
+        for load in reads {
             switch results.popLast() {
             case .success(let decoded)?: load.apply(decoded)
             case .failure(let error)?: throw error

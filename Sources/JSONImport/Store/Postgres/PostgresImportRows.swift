@@ -52,6 +52,9 @@ final class PostgresImportRows: ImportRows {
     /// Round trips of reads that ran on the worker thread, for a batch yet to begin (see
     /// ``beginBatch(_:upcoming:)``).
     var backgroundReads = 0
+    /// Reads the worker thread planned and ran from what those reads decoded (see
+    /// ``Load/followUp``).
+    var followUpReads = 0
     /// Batches begun while a hand-over ran on the worker thread, not waited for.
     var batchesBegunDuringHandOver = 0
     /// A deletion removed rows since the cache was last emptied: it is forgotten before the
@@ -59,7 +62,7 @@ final class PostgresImportRows: ImportRows {
     /// ``forgetStaleCache()``. The import that ran the deletion goes on with it: what it still
     /// asks of the cache (which rows are stubs) no deletion changes.
     var cacheIsStale = false
-    /// Per column read by a set of ids (see ``idRead(_:from:where:in:tenantOf:orderBy:)``): the
+    /// Per column read by a set of ids (see ``idRead(_:from:where:in:tenantOf:)``): the
     /// widest gap between the ids of a range, where not ``widestGap``.
     var readGaps: [String: Int64] = [:]
     /// Keys of records and references the read-ahead planned for, each once per batch (see
