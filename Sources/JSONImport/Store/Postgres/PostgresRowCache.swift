@@ -66,7 +66,7 @@ final class PostgresRowCache {
         /// Per link column: the cached rows pointing at each row. Made when first asked for (see
         /// ``rows(pointingAt:column:)``), kept up to date from then on: a fresh import, whose
         /// new rows point at rows no one asks about, never makes it.
-        @exclusivity(unchecked) fileprivate(set) var pointers: [[Int64: RowSet]?]
+        @exclusivity(unchecked) fileprivate(set) var pointers: [RowTable<RowSet>?]
         /// Per link column: the rows every row pointing at is cached for.
         @exclusivity(unchecked) var completePointees: [RowIDSet]
 
@@ -97,7 +97,7 @@ final class PostgresRowCache {
         /// The cached rows whose link column `j` points at `pointee`, in row id order.
         func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
             if pointers[j] == nil {
-                var index: [Int64: RowSet] = [:]
+                let index = RowTable<RowSet>()
                 for (id, row) in rows {
                     guard let target = row.columns[j] else { continue }
                     if index[target]?.insert(id) == nil { index[target] = .one(id) }
