@@ -396,9 +396,9 @@ final class PostgresRowCache {
         var taken: [(source: Int64, list: LinkList)] = []
         taken.reserveCapacity(table.dirty.count)
         for source in table.dirty {
-            // Lists listed again or no longer dirty are passed over.
-            guard table.lists.read(source, { $0.isDirty }) == true else { continue }
-            let list = Self.handOver(&table.lists[source]!)
+            // Lists listed again or no longer dirty are passed over; a list found once.
+            guard let index = table.lists.index(forKey: source), table.lists[at: index].isDirty else { continue }
+            let list = Self.handOver(&table.lists[at: index])
             if hasOpenScope { journal.append(.list(table: table.index, source: source, list)) }
             taken.append((source, list))
         }
