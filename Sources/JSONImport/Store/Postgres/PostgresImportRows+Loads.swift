@@ -362,46 +362,54 @@ extension PostgresImportRows {
         return decoded
     }
 
-    /// The lists of the sources of links read (source, target, position) in any order. They are
-    /// put in source and position order here, on the thread that decodes, unless they came so:
-    /// an `ORDER BY` cost the server a sort of every read, on the path the importer waits on
-    /// (half of the read of a batch's 3,300 tags). Each source's links then come one after
-    /// another, so its list is made at its size at once.
+    /// The lists of the sources of links read (source, target, position) in any order, put in
+    /// source and position order here, on the thread that decodes: an `ORDER BY` cost the
+    /// server a sort of every read, on the path the importer waits on (half of the read of a
+    /// batch's 3,300 tag links). Links come grouped by source (a range of sources is read in
+    /// key order, source then target), so only a list whose positions are not in target order
+    /// is sorted, unless they come otherwise (sources read one by one, then ranges): then all
+    /// are. Each list is made at its size at once.
     static func decodeLists(_ links: PostgresResult) -> [Int64: PostgresRowCache.LinkList] {
         var sources: [Int64] = [], targets: [Int64] = [], positions: [Int64] = []
         sources.reserveCapacity(links.rowCount)
         targets.reserveCapacity(links.rowCount)
         positions.reserveCapacity(links.rowCount)
         var runs = 0
-        var inOrder = true
+        var isGrouped = true
         for link in 0..<links.rowCount {
             guard let source = links.integer(row: link, column: 0), let target = links.integer(row: link, column: 1),
                 let position = links.integer(row: link, column: 2)
             else { continue }
-            if let last = sources.last, (last, positions[positions.count - 1]) > (source, position) { inOrder = false }
-            if sources.last != source { runs += 1 }
+            if let last = sources.last, last != source {
+                if last > source { isGrouped = false }
+                runs += 1
+            }
             sources.append(source)
             targets.append(target)
             positions.append(position)
         }
-        if !inOrder {
+        if !isGrouped {
             let order = sources.indices.sorted { (sources[$0], positions[$0]) < (sources[$1], positions[$1]) }
             (sources, targets, positions) = (order.map { sources[$0] }, order.map { targets[$0] }, order.map { positions[$0] })
         }
         var lists: [Int64: PostgresRowCache.LinkList] = [:]
-        lists.reserveCapacity(runs)
+        lists.reserveCapacity(runs + 1)
         var start = 0
         while start < sources.count {
             let source = sources[start]
             var end = start + 1
-            while end < sources.count && sources[end] == source { end += 1 }
-            if var list = lists[source] {
-                // Not one after another: added link by link, as the list allows.
-                for i in start..<end { list.append(targets[i], at: positions[i]) }
-                lists[source] = list
-            } else {
+            var isInPositionOrder = true
+            while end < sources.count && sources[end] == source {
+                if positions[end] < positions[end - 1] { isInPositionOrder = false }
+                end += 1
+            }
+            if isInPositionOrder {
                 lists[source] = PostgresRowCache.LinkList(
                     isStored: true, targets: Array(targets[start..<end]), positions: positions[start..<end])
+            } else {
+                let order = (start..<end).sorted { positions[$0] < positions[$1] }
+                lists[source] = PostgresRowCache.LinkList(
+                    isStored: true, targets: order.map { targets[$0] }, positions: ArraySlice(order.map { positions[$0] }))
             }
             start = end
         }
