@@ -44,7 +44,7 @@ extension PostgresImportRows {
     /// row ids (`nil` for a NULL).
     enum Decoded {
         case rows([DecodedRow])
-        case lists([Int64: PostgresRowCache.LinkList])
+        case lists([(source: Int64, list: PostgresRowCache.LinkList)])
         case ids([Int64?])
 
         consuming func rows() -> [DecodedRow] {
@@ -52,7 +52,7 @@ extension PostgresImportRows {
             return rows
         }
 
-        consuming func lists() -> [Int64: PostgresRowCache.LinkList] {
+        consuming func lists() -> [(source: Int64, list: PostgresRowCache.LinkList)] {
             guard case .lists(let lists) = consume self else { preconditionFailure("rows decoded where links were read") }
             return lists
         }
@@ -297,7 +297,7 @@ extension PostgresImportRows {
             apply: { [self] decoded in
                 let lists = decoded.lists()
                 let count = lists.count
-                let kept = Self.cacheLists(lists, sources: needed, into: table, cache)
+                let kept = Self.cacheLists(lists, of: needed, into: table, cache)
                 adjust(gap, kept: kept, wasted: count - kept)
             })
     }
@@ -324,9 +324,7 @@ extension PostgresImportRows {
                 [PostgresEngine.array(needed)] + tenant.parameters),
             decoding: .lists,
             apply: { [cache] decoded in
-                let lists = decoded.lists()
-                let sources = RowIDSet(lists.keys)
-                Self.cacheLists(lists, sources: sources, into: table, cache)
+                Self.cacheLists(decoded.lists(), of: nil, into: table, cache)
                 for target in needed { cache.markComplete(table, target: target) }
             })
     }
@@ -369,7 +367,7 @@ extension PostgresImportRows {
     /// key order, source then target), so only a list whose positions are not in target order
     /// is sorted, unless they come otherwise (sources read one by one, then ranges): then all
     /// are. Each list is made at its size at once.
-    static func decodeLists(_ links: PostgresResult) -> [Int64: PostgresRowCache.LinkList] {
+    static func decodeLists(_ links: PostgresResult) -> [(source: Int64, list: PostgresRowCache.LinkList)] {
         var sources: [Int64] = [], targets: [Int64] = [], positions: [Int64] = []
         sources.reserveCapacity(links.rowCount)
         targets.reserveCapacity(links.rowCount)
@@ -392,7 +390,7 @@ extension PostgresImportRows {
             let order = sources.indices.sorted { (sources[$0], positions[$0]) < (sources[$1], positions[$1]) }
             (sources, targets, positions) = (order.map { sources[$0] }, order.map { targets[$0] }, order.map { positions[$0] })
         }
-        var lists: [Int64: PostgresRowCache.LinkList] = [:]
+        var lists: [(source: Int64, list: PostgresRowCache.LinkList)] = []
         lists.reserveCapacity(runs + 1)
         var start = 0
         while start < sources.count {
@@ -404,12 +402,12 @@ extension PostgresImportRows {
                 end += 1
             }
             if isInPositionOrder {
-                lists[source] = PostgresRowCache.LinkList(
-                    isStored: true, targets: Array(targets[start..<end]), positions: positions[start..<end])
+                lists.append((source, PostgresRowCache.LinkList(
+                    isStored: true, targets: Array(targets[start..<end]), positions: positions[start..<end])))
             } else {
                 let order = (start..<end).sorted { positions[$0] < positions[$1] }
-                lists[source] = PostgresRowCache.LinkList(
-                    isStored: true, targets: order.map { targets[$0] }, positions: ArraySlice(order.map { positions[$0] }))
+                lists.append((source, PostgresRowCache.LinkList(
+                    isStored: true, targets: order.map { targets[$0] }, positions: ArraySlice(order.map { positions[$0] }))))
             }
             start = end
         }
@@ -442,20 +440,23 @@ extension PostgresImportRows {
         adjust(gapKey, kept: kept, wasted: count - kept)
     }
 
-    /// Caches the lists of `sources` read (a source without links has an empty list), each
-    /// moved out of `lists`. Lists the cache has already stand. Returns how many of `lists`
-    /// are of `sources`.
+    /// Caches the lists read, each moved out of `lists`: of `sources` only, when given (a read
+    /// by ranges passes over the others), a source of them without links with an empty list.
+    /// Lists the cache has already stand. Returns how many of `lists` are of `sources`.
     @discardableResult
     private static func cacheLists(
-        _ lists: consuming [Int64: PostgresRowCache.LinkList], sources: RowIDSet, into table: PostgresRowCache.LinkTable,
-        _ cache: PostgresRowCache
+        _ lists: consuming [(source: Int64, list: PostgresRowCache.LinkList)], of sources: RowIDSet?,
+        into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
     ) -> Int {
-        var found = 0
-        for source in sources {
-            let list = lists.removeValue(forKey: source)
-            if list != nil { found += 1 }
-            if !table.holds(source) { cache.setList(table, source, list ?? PostgresRowCache.LinkList(isStored: false)) }
+        var found = RowIDSet(minimumCapacity: lists.count)
+        while let (source, list) = lists.popLast() {
+            guard sources?.contains(source) ?? true else { continue }
+            found.insert(source)
+            if !table.holds(source) { cache.setList(table, source, list) }
         }
-        return found
+        for source in sources ?? [] where !found.contains(source) && !table.holds(source) {
+            cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
+        }
+        return found.count
     }
 }
