@@ -49,6 +49,20 @@ import Testing
         #expect(walked.allSatisfy { expected[$0.0] == $0.1 })
     }
 
+    /// A copy is a value of its own: pages made in the copy (66 of them, past a block of 64)
+    /// or in the map after it are not in the other, and take nothing of the other's pages.
+    @Test func aCopyIsAValueOfItsOwn() {
+        var map = RowFlagMap()
+        for row in 0..<2_000 { map[Int64(row)] = 1 }
+        var copy = map
+        for row in 4 * 1_024..<70 * 1_024 { copy[Int64(row)] = 2 }
+        for row in 80 * 1_024..<81 * 1_024 { map[Int64(row)] = 3 }
+        #expect(map.count == 3_024 && copy.count == 2_000 + 66 * 1_024)
+        #expect(map[5_000] == nil && copy[5_000] == 2)
+        #expect(copy[80 * 1_024] == nil && map[80 * 1_024] == 3)
+        #expect(map[1_000] == 1 && copy[1_000] == 1)
+    }
+
     /// Row flags cost about a byte a row for dense ids and at most about 10 for any other ids:
     /// ids that would leave pages thin (one row in 64 ids) stay in the sorted list.
     @Test(arguments: [
