@@ -138,7 +138,9 @@ extension PostgresImportRows {
     private func ownedRowsFollowUp(_ rows: PostgresRowCache.EntityRows, owners: RowIDSet) -> ((Decoded) -> [Load])? {
         // Planned here, on the row path's thread: the follow-up reads nothing of the row path.
         let reads = ownedColumns(of: rows.plan).map { j, target in
-            (column: j, rows: cache.rows(target), columns: selectColumns(target), gap: readGaps[Self.gapKey(table: target.table, column: target.rowID)] ?? Self.widestGap)
+            let gapKey = Self.gapKey(table: target.table, column: target.rowID)
+            return (column: j, rows: cache.rows(target), columns: selectColumns(target), gapKey: gapKey,
+                gap: readGaps[gapKey] ?? Self.widestGap)
         }
         guard !reads.isEmpty else { return nil }
         return { [self] decoded in
@@ -154,7 +156,7 @@ extension PostgresImportRows {
                     statement: Self.idRead(owned.columns, from: target.table, where: target.rowID, in: ids, gap: owned.gap),
                     decoding: Self.rowDecoding(target),
                     apply: { [self] decoded in
-                        cacheRows(decoded.rows(), into: owned.rows, gapKey: Self.gapKey(table: target.table, column: target.rowID)) { id, _ in ids.contains(id) }
+                        cacheRows(decoded.rows(), into: owned.rows, gapKey: owned.gapKey) { id, _ in ids.contains(id) }
                     })
             }
         }
