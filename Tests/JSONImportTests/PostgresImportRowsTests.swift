@@ -344,7 +344,7 @@ struct PostgresImportRowsTests {
     /// stands. Every user follows the one before and, the second time, is renamed and takes the
     /// repo of the one after, across the batches' bounds.
     @Test func readsForTheNextBatchRunWhileOneIsImported() throws {
-        func users(round: Int) -> String {
+        func users(_ round: Int) -> String {
             let records = (1...300).map { i in
                 let repo = (round == 0 ? i : i + 1) * 10
                 return #"{"id": \#(i), "login": "u\#(i)-\#(round)", "address": {"city": "c\#(round)"}, "#
@@ -353,15 +353,8 @@ struct PostgresImportRowsTests {
             }
             return "[" + records.joined(separator: ",\n") + "]"
         }
-        try TestPostgres.withSchema { url, _ in
-            let mappers = try Self.mappers(url)
-            let options = Self.inBatches
-            try Self.importBoth(users(round: 0), mappers, options: options)
-            let rows = try Self.engine(mappers.postgres).rowPath
-            let before = rows.backgroundReads
-            try Self.importBoth(users(round: 1), mappers, options: options)
-            #expect(rows.backgroundReads - before >= 5, "batches whose first reads ran in the background")
-        }
+        let reads = try Self.reimportInBatches(users, counting: \.backgroundReads)
+        #expect(reads >= 5, "batches whose first reads ran in the background")
     }
 
     /// The owned rows of a batch's records (their addresses) are read on the worker thread with
@@ -370,7 +363,7 @@ struct PostgresImportRowsTests {
     /// before). The first 100 users come again at the end, with another address. The 800
     /// records make 8 batches, the first of which reads before it begins.
     @Test func ownedRowsAreReadOnTheWorkerWithTheirOwnersRows() throws {
-        func users(round: Int) -> String {
+        func users(_ round: Int) -> String {
             let records = (0..<800).map { n in
                 let i = n % 700 + 1
                 return #"{"id": \#(i), "login": "u\#(i)", "address": {"city": "c\#(round)-\#(n)"}, "#
@@ -378,15 +371,27 @@ struct PostgresImportRowsTests {
             }
             return "[" + records.joined(separator: ",\n") + "]"
         }
+        let reads = try Self.reimportInBatches(users, counting: \.followUpReads)
+        #expect(reads >= 5, "addresses read on the worker")
+    }
+
+    /// Imports `users(0)` and then `users(1)` in batches into both stores (see
+    /// ``importBoth(_:_:options:sourceLocation:)``); returns how much the PostgreSQL row path's
+    /// `counter` grew during the second import.
+    private static func reimportInBatches(
+        _ users: (Int) -> String, counting counter: KeyPath<PostgresImportRows, Int>,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        var grown = 0
         try TestPostgres.withSchema { url, _ in
-            let mappers = try Self.mappers(url)
-            let options = Self.inBatches
-            try Self.importBoth(users(round: 0), mappers, options: options)
-            let rows = try Self.engine(mappers.postgres).rowPath
-            let before = rows.followUpReads
-            try Self.importBoth(users(round: 1), mappers, options: options)
-            #expect(rows.followUpReads - before >= 5, "addresses read on the worker")
+            let mappers = try mappers(url)
+            try importBoth(users(0), mappers, options: inBatches, sourceLocation: sourceLocation)
+            let rows = try engine(mappers.postgres).rowPath
+            let before = rows[keyPath: counter]
+            try importBoth(users(1), mappers, options: inBatches, sourceLocation: sourceLocation)
+            grown = rows[keyPath: counter] - before
         }
+        return grown
     }
 
     /// Into tables that were empty, whose new rows the cache holds, a key names a row the

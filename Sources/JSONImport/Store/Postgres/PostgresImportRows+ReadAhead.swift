@@ -134,7 +134,9 @@ extension PostgresImportRows {
             guard !batch.pointing.contains(entity.index) else { return nil }
             // The owned rows of its records follow their read (see ``Load/followUp``).
             var owners: RowIDSet?
-            if case .ids(let ids)? = batch.recordKeys(of: entity) { owners = RowIDSet(ids) }
+            if !ownedColumns(of: entity).isEmpty, case .ids(let ids)? = batch.recordKeys(of: entity) {
+                owners = RowIDSet(ids)
+            }
             return keyLoad(cache.rows(entity), keys: keysRead(entity, entityKeys, batch), owners: owners)
         }
         loads += heldRecordsOwnedLoads(batch)
