@@ -221,4 +221,89 @@ struct PostgresDeferredIndexTests {
             #expect(try Self.catalog(admin, schema).filter { !$0.contains("_pkey") } == expected.filter { !$0.contains("_pkey") })
         }
     }
+
+    /// The rows a new store's first import copies are held back and sent in one `COPY` per
+    /// table, not one per batch; rows copied into a table that has its indexes go at once.
+    @Test func aNewStoresRowsGoInOneCopyPerTable() throws {
+        try TestPostgres.withSchema { url, _ in
+            let (mapper, engine) = try Self.newStore(url)
+            engine.connection.statementLog = []
+            try mapper.importData(Data(PostgresImportRowsTests.users(300).utf8), as: "User", options: PostgresImportRowsTests.inBatches)
+            let copies = try #require(engine.connection.statementLog).filter { $0.hasPrefix("COPY ") }
+            let tables = copies.map { $0.split(separator: " ")[1] }
+            #expect(tables.sorted() == [#""Address""#, #""Repo""#, #""Repo_tags""#, #""Tag""#, #""User""#, #""User_followers""#], "\(copies)")
+            #expect(try engine.connection.rows("SELECT count(*) FROM \"User\"") == [[.integer(600)]], "300 users and 300 stubs")
+            #expect(try engine.connection.rows("SELECT count(*) FROM \"Repo_tags\"") == [[.integer(1_200)]])
+
+            let held: Bool = try engine.transaction(.write) {
+                try engine.connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+                    try rows.append(.integer(1_000))
+                    try rows.append(.text("new"))
+                }
+                return ScopeOutcome(value: !engine.connection.held.isEmpty, keepsWork: false)
+            }
+            #expect(!held)
+        }
+    }
+
+    /// Held rows are on the server for the next statement of their transaction, whatever it is;
+    /// a rollback to a savepoint taken before them drops them, and so does an error while they
+    /// are written, for the rows of that copy only.
+    @Test func heldRowsAreThereForTheNextStatementAndGoWithARollback() throws {
+        try TestPostgres.withSchema { url, _ in
+            let (mapper, engine) = try Self.newStore(url)
+            defer { withExtendedLifetime(mapper) {} }
+            let connection = engine.connection
+            let names = "SELECT string_agg(\"name\", ',' ORDER BY \"_id\") FROM \"Tag\""
+            func copy(_ tags: [(Int64, StoredValue)]) throws {
+                try connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+                    for (id, name) in tags {
+                        try rows.append(.integer(id))
+                        try rows.append(name)
+                    }
+                }
+            }
+            let found: [[StoredValue]] = try engine.transaction(.write) {
+                try copy([(1, .text("swift"))])
+                #expect(!connection.held.isEmpty)
+                try connection.savepoint("s")
+                #expect(connection.held.isEmpty, "sent before the savepoint")
+                try copy([(2, .text("rust"))])
+                try connection.rollbackTo("s")
+                #expect(connection.held.isEmpty, "dropped with the work after the savepoint")
+                try copy([(3, .text("go"))])
+                #expect(throws: StoreError.self) { try copy([(4, .text("c")), (5, .integer(7))]) }
+                return ScopeOutcome(value: try connection.rows(names), keepsWork: true)
+            }
+            #expect(found == [[.text("swift,go")]], "the rows of the failed copy are not held")
+            #expect(try connection.rows(names) == [[.text("swift,go")]])
+        }
+    }
+
+    /// Past ``PostgresHeldCopies/budget`` bytes, the table holding the most rows goes to the
+    /// server at once.
+    @Test func heldRowsStayWithinTheirBudget() throws {
+        try TestPostgres.withSchema { url, _ in
+            let (mapper, engine) = try Self.newStore(url)
+            defer { withExtendedLifetime(mapper) {} }
+            let connection = engine.connection
+            let name = String(repeating: "x", count: 1_000)
+            let sizes: [Int] = try engine.transaction(.write) {
+                var sizes: [Int] = []
+                for copy in 0..<20 {
+                    try connection.copy(into: "Tag", columns: [PostgresCopyColumn("_id", .int8), PostgresCopyColumn("name", .text)]) { rows in
+                        for i in 0..<1_000 {
+                            try rows.append(.integer(Int64(copy * 1_000 + i)))
+                            try rows.append(.text(name + String(copy * 1_000 + i)))
+                        }
+                    }
+                    sizes.append(connection.held.size)
+                }
+                return ScopeOutcome(value: sizes, keepsWork: true)
+            }
+            #expect(sizes.allSatisfy { $0 <= PostgresHeldCopies.budget }, "\(sizes)")
+            #expect(sizes.contains { $0 < sizes.max()! }, "rows sent before the end: \(sizes)")
+            #expect(try connection.rows("SELECT count(*), count(DISTINCT \"_id\") FROM \"Tag\"") == [[.integer(20_000), .integer(20_000)]])
+        }
+    }
 }

@@ -14,7 +14,9 @@ extension PostgresConnection {
     ///
     /// A `COPY` stands alone: it cannot run in a pipeline. When `writeRows` throws, or the
     /// server refuses a row, no row goes in; inside a transaction, the transaction is then
-    /// failed (see ``pipeline(_:)``).
+    /// failed (see ``pipeline(_:)``). Rows for a table that has no index yet are held back and
+    /// sent with the rows of later copies into it (see ``PostgresHeldCopies``): then a throw of
+    /// `writeRows` leaves the transaction as it was.
     ///
     /// - Throws: the error `writeRows` throws; ``StoreError`` `other` for a value that cannot
     ///   go in its column's type, or the server's error (a constraint of the table, a type that
@@ -23,9 +25,25 @@ extension PostgresConnection {
     func copy(
         into table: String, columns: [PostgresCopyColumn], _ writeRows: (inout PostgresCopyWriter) throws -> Void
     ) throws -> Int {
+        if try willCopy(into: table) { return try hold(into: table, columns: columns, writeRows) }
+        try sendHeldCopies()
+        return try runCopy(into: table, columns: columns) { failedToSend in
+            var writer = PostgresCopyWriter(connection: self, table: table, columns: columns)
+            defer { failedToSend = writer.hasFailedToSend }
+            try writeRows(&writer)
+            try writer.finish()
+        }
+    }
+
+    /// Runs a `COPY` into `columns` of `table`, whose data `sendRows` sends, and returns the
+    /// rows the server took. When `sendRows` throws, the copy is abandoned, and the error
+    /// thrown is the server's when `sendRows` says it failed to send (the server says why it
+    /// stopped taking data), otherwise the one `sendRows` threw.
+    func runCopy(
+        into table: String, columns: [PostgresCopyColumn], _ sendRows: (_ failedToSend: inout Bool) throws -> Void
+    ) throws -> Int {
         let sql = "COPY \(quote(table)) (\(columns.map { quote($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
         let operation = "copying into \(table)"
-        try willCopy(into: table)
         statementLog?.append(sql)
         guard let raw = PQexec(handle, sql) else { throw error(nil, sql: sql).during(operation) }
         let start = PostgresResult(raw)
@@ -33,14 +51,12 @@ extension PostgresConnection {
             _ = try check(start, sql: sql)
             preconditionFailure("\(sql) did not start a copy")
         }
-        var writer = PostgresCopyWriter(connection: self, table: table, columns: columns)
+        var failedToSend = false
         do {
-            try writeRows(&writer)
-            try writer.finish()
+            try sendRows(&failedToSend)
         } catch {
-            // The server says why it stopped taking rows; otherwise the rows' own error stands.
             let serverError = endCopy(abortingWith: "the rows could not be written", sql: sql)
-            if writer.hasFailedToSend, case .failure(let serverError) = serverError { throw serverError.during(operation) }
+            if failedToSend, case .failure(let serverError) = serverError { throw serverError.during(operation) }
             if let error = error as? StoreError { throw error.during(operation) }
             throw error
         }

@@ -12,6 +12,8 @@ import Foundation
 /// lacks only its primary-key constraint (see below).
 ///
 /// Inside a write transaction:
+/// - rows copied into a table that has no index yet are held on the client and sent in
+///   fewer, larger `COPY`s before any other statement (see ``PostgresHeldCopies``);
 /// - before any statement but a `COPY` (a read, an update, a merge), the tables the
 ///   transaction has copied rows into get their indexes, so no statement scans a filled
 ///   table for lack of one;
@@ -137,15 +139,21 @@ extension PostgresConnection {
         return try rows("SELECT 1 WHERE EXISTS (\(probe))").count == 1
     }
 
-    /// Called before a `COPY` into `table` in a write transaction.
-    func willCopy(into table: String) throws(StoreError) {
-        guard deferred.isInWrite, !deferred.isSettled, try pendingTables()[table] != nil else { return }
+    /// Called before a `COPY` into `table` in a write transaction; whether the table has no
+    /// index yet, so that its rows may be held back (see ``PostgresHeldCopies``).
+    func willCopy(into table: String) throws(StoreError) -> Bool {
+        guard deferred.isInWrite, !deferred.isSettled, let entry = try pendingTables()[table] else { return false }
         deferred.filled.insert(table)
+        return !entry.build.isEmpty
     }
 
-    /// Called before any other statement: builds the indexes of the tables rows were copied
-    /// into, unless `sql` controls the transaction.
+    /// Called before any other statement: sends the rows held back (drops them when `sql`
+    /// rolls back), then builds the indexes of the tables rows were copied into, unless `sql`
+    /// controls the transaction.
     func willRun(_ sql: String) throws(StoreError) {
+        if !held.isEmpty {
+            if sql.hasPrefix("ROLLBACK") { dropHeldCopies() } else { try sendHeldCopies() }
+        }
         guard !deferred.filled.isEmpty, !deferred.isBuilding else { return }
         for word in ["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET "] where sql.hasPrefix(word) { return }
         let tables = deferred.filled
@@ -196,6 +204,7 @@ extension PostgresConnection {
 
     /// The transaction committed (`true`) or rolled back: what it built is the store's, or not.
     func deferredIndexesEndTransaction(committed: Bool) {
+        dropHeldCopies()
         deferred.isInWrite = false
         deferred.filled = []
         if committed, deferred.tables?.isEmpty == true {

@@ -64,6 +64,7 @@ extension PostgresConnection {
     /// - Throws: ``StoreError`` `postgres` when a statement in it had failed: the server rolled
     ///   it back instead, and nothing of it was kept.
     func commit() throws(StoreError) {
+        try sendHeldCopies()
         let result = try check(PQexec(handle, "COMMIT"), sql: "COMMIT")
         guard result.commandStatus != "ROLLBACK" else {
             throw StoreError(

@@ -24,6 +24,8 @@ final class PostgresConnection {
     var statementLog: [String]?
     /// The store's tables still lacking their indexes, as this connection knows them.
     var deferred = PostgresDeferredIndexes()
+    /// Rows copied into tables without indexes, not sent yet.
+    var held = PostgresHeldCopies()
 
     /// A statement prepared on the server, named there, with the parameter types it inferred.
     struct PreparedStatement {

@@ -37,27 +37,52 @@ struct PostgresCopyWriter {
     private(set) var rowCount = 0
     /// Whether sending a chunk failed: the server's answer to the `COPY` then says why.
     private(set) var hasFailedToSend = false
-    private let connection: PostgresConnection
+    /// Where chunks are sent; `nil` when the rows are held (see ``PostgresHeldCopies``).
+    private let connection: PostgresConnection?
     /// The bytes not sent yet: the first `used` of `buffer`, whose length is its capacity
     /// (fields are written into it in place rather than appended).
     private var buffer: [UInt8]
     private var used = 0
+    /// Where the last whole row ends in `buffer`.
+    private var rowEnd = 0
     /// The column the next field goes in.
     private var column = 0
 
     /// Bytes gathered before they are sent.
     static let chunkSize = 1 << 16
 
-    static let signature: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
+    /// What the data starts with: the signature, then no flags and no header extension.
+    static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
+    /// What ends the data: a field count of -1.
+    static let trailer: [UInt8] = [0xFF, 0xFF]
 
+    /// A writer sending its rows on `connection`, whose `COPY` is in progress.
     init(connection: PostgresConnection, table: String, columns: [PostgresCopyColumn]) {
         self.connection = connection
         self.table = table
         self.columns = columns
         buffer = Array(repeating: 0, count: Self.chunkSize + 4096)
-        put(Self.signature)
-        put(bigEndian: Int32(0))
-        put(bigEndian: Int32(0))
+        put(Self.header)
+    }
+
+    /// A writer holding its rows, after the `used` bytes of `bytes` (rows held before), for
+    /// ``takeHeld()``: fields only, without the data's header and trailer.
+    init(holdingFor table: String, columns: [PostgresCopyColumn], bytes: [UInt8], used: Int) {
+        connection = nil
+        self.table = table
+        self.columns = columns
+        buffer = bytes.isEmpty ? Array(repeating: 0, count: Self.chunkSize + 4096) : bytes
+        self.used = used
+        rowEnd = used
+    }
+
+    /// The bytes a holding writer holds, rows before it included, the first `used` of them;
+    /// the writer is left empty. Ends with the last whole row: the fields of a row cut short
+    /// by an error are not among them.
+    mutating func takeHeld() -> (bytes: [UInt8], used: Int) {
+        precondition(connection == nil, "rows taken from a writer that sends them")
+        defer { (buffer, used, column) = ([], 0, 0) }
+        return (buffer, rowEnd)
     }
 
     /// Appends a whole row, one value per column.
@@ -157,7 +182,8 @@ struct PostgresCopyWriter {
         guard column == columns.count else { return }
         column = 0
         rowCount += 1
-        if used >= Self.chunkSize { try send() }
+        rowEnd = used
+        if connection != nil, used >= Self.chunkSize { try send() }
     }
 
     private func refusal(_ what: String) -> StoreError {
@@ -168,16 +194,18 @@ struct PostgresCopyWriter {
     /// Ends the data and sends what is left.
     mutating func finish() throws(StoreError) {
         precondition(column == 0, "the last row of the copy into \(table) has \(column) of \(columns.count) fields")
-        put(bigEndian: Int16(-1))
+        put(Self.trailer)
         try send()
     }
 
     private mutating func send() throws(StoreError) {
+        guard let connection else { preconditionFailure("rows sent by a writer that holds them") }
         let count = used
         let sent = buffer.withUnsafeBytes { bytes in
             PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count))
         }
         used = 0
+        rowEnd = 0
         guard sent == 1 else {
             hasFailedToSend = true
             throw connection.error(nil, sql: nil)
