@@ -34,4 +34,11 @@ protocol Command: Sendable {
     /// Writes the result: output the command exists to produce with `output.result`, text
     /// reports (silenced by `--quiet`) with `output.report`.
     func render(_ result: Result, to output: Output)
+
+    /// Whether the command imports in bulk, and so runs on huge pages (see ``HugePages``).
+    static var importsInBulk: Bool { get }
+}
+
+extension Command {
+    static var importsInBulk: Bool { false }
 }

@@ -3,6 +3,8 @@ import JSONImport
 
 /// `jsonimport fetch ENTITY URL`: imports the pages of an HTTP API in one transaction.
 struct FetchCommand: Command {
+    static let importsInBulk = true
+
     static let signature = CommandSignature(
         name: "fetch",
         overview: "Imports what an HTTP API returns, page after page, in one transaction.",

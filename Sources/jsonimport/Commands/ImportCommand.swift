@@ -2,6 +2,8 @@ import JSONImport
 
 /// `jsonimport import ENTITY FILE...`: imports payload files in one transaction.
 struct ImportCommand: Command {
+    static let importsInBulk = true
+
     static let signature = CommandSignature(
         name: "import",
         overview: "Imports JSON payloads into the store, upserting every record by its key.",

@@ -8,6 +8,9 @@ import JSONImport
 struct JSONImportTool {
     let environment: [String: String]
     let output: Output
+    /// Whether this is the program itself, which a command importing in bulk may start again
+    /// in place (see ``HugePages``); not a tool run inside another program.
+    var isProgram = false
 
     /// Options the tool reads before the command name.
     private static let toolOptions = GlobalOptions.options + [HelpText.versionOption, HelpText.helpOption]
@@ -53,6 +56,8 @@ struct JSONImportTool {
         }
         command = name
         if isHelpRequested { return printHelp(HelpText.forCommand(type.signature)) }
+        // Before anything is read or written: the program may start again in place.
+        if isProgram, type.importsInBulk { HugePages.restartIfUseful() }
         return try execute(type, commandArguments, toolParsed: toolParsed)
     }
 

@@ -122,3 +122,10 @@ private final class PipeDrain: Sendable {
 
 /// Serializes `Process.run` across the test process (see `Subprocess.run`).
 private let launchLock = NSLock()
+
+extension Subprocess {
+    /// Starts `process`, set up by the caller, one process at a time as ``run`` does.
+    static func launch(_ process: Process) throws {
+        try launchLock.withLock { try process.run() }
+    }
+}

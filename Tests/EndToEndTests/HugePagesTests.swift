@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import jsonimport
+
+/// `import` and `fetch` start again in place with glibc's allocator asking for huge pages,
+/// where the kernel gives them on request and the user has not chosen otherwise.
+@Suite struct HugePagesTests {
+    static let madvise = "always [madvise] never\n"
+
+    @Test func theTunableIsAddedToWhatTheUserSet() {
+        #expect(HugePages.tunables(current: nil, policy: Self.madvise, glibc: "2.36") == "glibc.malloc.hugetlb=1")
+        #expect(HugePages.tunables(current: "", policy: Self.madvise, glibc: "2.35") == "glibc.malloc.hugetlb=1")
+        #expect(
+            HugePages.tunables(current: "glibc.malloc.arena_max=2", policy: Self.madvise, glibc: "2.40")
+                == "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")
+    }
+
+    @Test func nothingChangesWhereHugePagesComeAnywayOrNeverOrTheUserChose() {
+        #expect(HugePages.tunables(current: nil, policy: "[always] madvise never", glibc: "2.36") == nil)
+        #expect(HugePages.tunables(current: nil, policy: "always madvise [never]", glibc: "2.36") == nil)
+        #expect(HugePages.tunables(current: nil, policy: nil, glibc: "2.36") == nil)
+        #expect(HugePages.tunables(current: nil, policy: Self.madvise, glibc: "2.34") == nil, "glibc too old")
+        #expect(HugePages.tunables(current: nil, policy: Self.madvise, glibc: nil) == nil)
+        #expect(HugePages.tunables(current: "glibc.malloc.hugetlb=0", policy: Self.madvise, glibc: "2.36") == nil)
+    }
+
+    /// The import that runs is the process the shell started (same id, same standard input),
+    /// with the tunable in its environment when this machine calls for it.
+    @Test(arguments: [nil, "glibc.malloc.hugetlb=0"])
+    func anImportStartsAgainInPlace(userTunables: String?) throws {
+        let directory = try TemporaryDirectory()
+        let mappings = try MappingFixtures.write(MappingFixtures.valid, into: directory, folder: "Mappings")
+        let process = Process()
+        process.executableURL = try CLI.binary()
+        // A store of its own: what is checked is the process, whichever store a run tests.
+        process.arguments = ["import", "User", "-", "--mappings", mappings, "--store", directory.path + "/store.sqlite"]
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JSONIMPORT_") && $0.key != "GLIBC_TUNABLES" }
+        environment["GLIBC_TUNABLES"] = userTunables
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try Subprocess.launch(process)
+
+        // The import waits for its input: by then it has started again, if it was to.
+        let environ = "/proc/\(process.processIdentifier)/environ"
+        let expected = HugePages.tunables(
+            current: userTunables,
+            policy: try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8),
+            glibc: HugePages.glibcVersion())
+        var seen: String?
+        for _ in 0..<200 {
+            let variables = (try? Data(contentsOf: URL(fileURLWithPath: environ))).map {
+                $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            } ?? []
+            seen = variables.first { $0.hasPrefix("GLIBC_TUNABLES=") }.map { String($0.dropFirst("GLIBC_TUNABLES=".count)) }
+            if seen == (expected ?? userTunables) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(seen == (expected ?? userTunables))
+
+        input.fileHandleForWriting.write(Data(#"[{"id": 1, "login": "octocat"}]"#.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("User: 1 inserted"), "\(text)")
+    }
+}
