@@ -60,6 +60,8 @@ import Testing
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(seen == (expected ?? userTunables))
+        let name = try String(contentsOfFile: "/proc/\(process.processIdentifier)/comm", encoding: .utf8)
+        #expect(name == process.executableURL!.lastPathComponent + "\n", "the name ps shows")
 
         input.fileHandleForWriting.write(Data(#"[{"id": 1, "login": "octocat"}]"#.utf8))
         try input.fileHandleForWriting.close()
