@@ -1,4 +1,4 @@
-/// How ``MappingDraft/init(inferring:from:options:)`` reads its samples.
+/// How ``MappingDraft/init(inferring:from:options:)-6b9ih`` reads its samples.
 ///
 /// ```swift
 /// let options = InferenceOptions(root: "data.items")

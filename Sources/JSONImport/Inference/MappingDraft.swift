@@ -45,7 +45,7 @@ public struct MappingDraft: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - entity: the name of the root entity, which the samples' records belong to.
-    ///   - sources: the samples, read as ``Mapper/importSources(_:as:options:progress:)`` reads
+    ///   - sources: the samples, read as ``Mapper/importSources(_:as:options:progress:)-65fws`` reads
     ///     payloads.
     ///   - options: the root key path, the format and the reading limits.
     /// - Throws: ``ImportError`` when a sample cannot be read or is not JSON (with its file,
