@@ -56,15 +56,18 @@ enum HugePages {
         #endif
     }
 
-    #if os(Linux)
-    /// The running glibc's version ("2.36"), as `confstr` tells it ("glibc 2.36").
+    /// The running glibc's version ("2.36"), as `confstr` tells it ("glibc 2.36"); `nil`
+    /// without glibc.
     static func glibcVersion() -> String? {
+        #if canImport(Glibc)
         var buffer = [UInt8](repeating: 0, count: 64)
         let length = buffer.withUnsafeMutableBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { confstr(Int32(_CS_GNU_LIBC_VERSION), $0.baseAddress, $0.count) }
         }
         guard length > 0, length <= buffer.count else { return nil }
         return String(decoding: buffer.prefix(length - 1), as: UTF8.self).split(separator: " ").last.map(String.init)
+        #else
+        return nil
+        #endif
     }
-    #endif
 }
