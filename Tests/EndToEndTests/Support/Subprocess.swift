@@ -42,9 +42,7 @@ enum Subprocess {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         do {
-            // Foundation's Process.run walks /proc/self/fd while other threads open and close
-            // descriptors; starting one process at a time keeps parallel tests from crashing it.
-            try launchLock.withLock { try process.run() }
+            try launch(process)
         } catch {
             throw SubprocessFailure("cannot start \(executable.path): \(error)")
         }
@@ -124,8 +122,10 @@ private final class PipeDrain: Sendable {
 private let launchLock = NSLock()
 
 extension Subprocess {
-    /// Starts `process`, set up by the caller, one process at a time as ``run`` does; writing
-    /// to its stdin after it has exited fails rather than killing the test runner.
+    /// Starts `process`, set up by the caller; writing to its stdin after it has exited fails
+    /// rather than killing the test runner. Foundation's `Process.run` walks /proc/self/fd
+    /// while other threads open and close descriptors: starting one process at a time keeps
+    /// parallel tests from crashing it.
     static func launch(_ process: Process) throws {
         _ = ignoreBrokenPipes
         try launchLock.withLock { try process.run() }

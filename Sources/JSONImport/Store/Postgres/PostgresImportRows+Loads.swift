@@ -332,15 +332,22 @@ extension PostgresImportRows {
         _ lists: consuming [(source: Int64, list: PostgresRowCache.LinkList)], of sources: RowIDSet?,
         into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
     ) -> Int {
-        var found = RowIDSet(minimumCapacity: lists.count)
+        // Each source comes once (``decodeLists(_:)``); which came is asked only of `sources`.
+        var found = 0
+        var sourcesFound = sources.map { _ in RowIDSet(minimumCapacity: lists.count) }
         while let (source, list) = lists.popLast() {
-            guard sources?.contains(source) ?? true else { continue }
-            found.insert(source)
+            if let sources {
+                guard sources.contains(source) else { continue }
+                sourcesFound!.insert(source)
+            }
+            found += 1
             if !table.holds(source) { cache.setList(table, source, list) }
         }
-        for source in sources ?? [] where !found.contains(source) && !table.holds(source) {
-            cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
+        if let sources, let sourcesFound {
+            for source in sources where !sourcesFound.contains(source) && !table.holds(source) {
+                cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
+            }
         }
-        return found.count
+        return found
     }
 }
