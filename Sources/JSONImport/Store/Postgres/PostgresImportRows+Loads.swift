@@ -333,21 +333,22 @@ extension PostgresImportRows {
         into table: PostgresRowCache.LinkTable, _ cache: PostgresRowCache
     ) -> Int {
         // Each source comes once (``decodeLists(_:)``); which came is asked only of `sources`.
-        var found = 0
-        var sourcesFound = sources.map { _ in RowIDSet(minimumCapacity: lists.count) }
-        while let (source, list) = lists.popLast() {
-            if let sources {
-                guard sources.contains(source) else { continue }
-                sourcesFound!.insert(source)
+        guard let sources else {
+            let found = lists.count
+            while let (source, list) = lists.popLast() {
+                if !table.holds(source) { cache.setList(table, source, list) }
             }
-            found += 1
+            return found
+        }
+        var sourcesFound = RowIDSet(minimumCapacity: lists.count)
+        while let (source, list) = lists.popLast() {
+            guard sources.contains(source) else { continue }
+            sourcesFound.insert(source)
             if !table.holds(source) { cache.setList(table, source, list) }
         }
-        if let sources, let sourcesFound {
-            for source in sources where !sourcesFound.contains(source) && !table.holds(source) {
-                cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
-            }
+        for source in sources where !sourcesFound.contains(source) && !table.holds(source) {
+            cache.setList(table, source, PostgresRowCache.LinkList(isStored: false))
         }
-        return found
+        return sourcesFound.count
     }
 }

@@ -40,3 +40,10 @@ extension PostgresRowCache {
         }
     }
 }
+
+extension RowTable<PostgresRowCache.RowSet> {
+    /// Adds row `id` to the rows pointing at `pointee`.
+    func insert(pointer id: Int64, at pointee: Int64) {
+        if self[pointee]?.insert(id) == nil { self[pointee] = .one(id) }
+    }
+}

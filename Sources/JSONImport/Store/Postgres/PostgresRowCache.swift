@@ -67,6 +67,8 @@ final class PostgresRowCache {
         /// ``rows(pointingAt:column:)``), kept up to date from then on: a fresh import, whose
         /// new rows point at rows no one asks about, never makes it.
         @exclusivity(unchecked) fileprivate(set) var pointers: [RowTable<RowSet>?]
+        /// Some link column's ``pointers`` are made: a row set must keep them up to date.
+        @exclusivity(unchecked) fileprivate(set) var hasPointers = false
         /// Per link column: the rows every row pointing at is cached for.
         @exclusivity(unchecked) var completePointees: [RowIDSet]
 
@@ -96,15 +98,15 @@ final class PostgresRowCache {
 
         /// The cached rows whose link column `j` points at `pointee`, in row id order.
         func rows(pointingAt pointee: Int64, column j: Int) -> [Int64] {
-            if pointers[j] == nil {
-                let index = RowTable<RowSet>()
-                for (id, row) in rows {
-                    guard let target = row.columns[j] else { continue }
-                    if index[target]?.insert(id) == nil { index[target] = .one(id) }
-                }
-                pointers[j] = index
+            if let index = pointers[j] { return index[pointee]?.sorted ?? [] }
+            let index = RowTable<RowSet>()
+            for (id, row) in rows {
+                guard let target = row.columns[j] else { continue }
+                index.insert(pointer: id, at: target)
             }
-            return pointers[j]![pointee]?.sorted ?? []
+            pointers[j] = index
+            hasPointers = true
+            return index[pointee]?.sorted ?? []
         }
 
         /// The cached row with primary key `key`.
@@ -186,7 +188,7 @@ final class PostgresRowCache {
         // What is wanted of the new row once it is in place, read before it is moved there.
         let isPresent = row != nil
         let isDirty = row?.isDirty == true
-        let columns = entity.pointers.allSatisfy({ $0 == nil }) ? nil : row?.columns
+        let columns = entity.hasPointers ? row?.columns : nil
         // One lookup of `id` for the old row and the new, which is moved in, not copied. A row
         // set anew waits no more: if still dirty, it is among the dirty rows.
         let old: Row?
@@ -210,12 +212,13 @@ final class PostgresRowCache {
                 setAbsent(entity, [.integer(id)], false)
             }
         }
-        for j in entity.pointers.indices where entity.pointers[j] != nil {
+        guard entity.hasPointers else { return }
+        for j in entity.pointers.indices {
             let was = old?.columns[j] ?? nil
             let now = columns?[j] ?? nil
-            guard was != now else { continue }
-            if let was, entity.pointers[j]![was]?.remove(id) == false { entity.pointers[j]![was] = nil }
-            if let now, entity.pointers[j]![now]?.insert(id) == nil { entity.pointers[j]![now] = .one(id) }
+            guard was != now, let index = entity.pointers[j] else { continue }
+            if let was, index[was]?.remove(id) == false { index[was] = nil }
+            if let now { index.insert(pointer: id, at: now) }
         }
     }
 
