@@ -526,6 +526,24 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test func writeTransactionsRunOnGenericPlansAndReadsOnTheServersSetting() throws {
+        try TestPostgres.withSchema { url, _ in
+            let connection = try PostgresConnection(url: url)
+            let setting = "SELECT current_setting('plan_cache_mode')"
+            let serverSetting = try connection.rows(setting)
+            try connection.beginWrite(lockTimeout: 5)
+            #expect(try connection.rows(setting) == [[.text("force_generic_plan")]])
+            try connection.rollback()
+            try connection.beginWrite(lockTimeout: 0)
+            #expect(try connection.rows(setting) == [[.text("force_generic_plan")]])
+            try connection.commit()
+            try connection.beginRead()
+            #expect(try connection.rows(setting) == serverSetting)
+            try connection.commit()
+            #expect(try connection.rows(setting) == serverSetting)
+        }
+    }
+
     @Test func aReleasedSavepointKeepsItsWorkAndOneRolledBackToUndoesOnlyItsOwn() throws {
         try TestPostgres.withSchema { url, _ in
             let connection = try PostgresConnection(url: url)
