@@ -80,4 +80,17 @@ extension PostgresConnection {
         }
         return outcome ?? .failure(error(nil, sql: sql))
     }
+
+    /// Sends the first `count` of `bytes` as data of the `COPY` in progress, a slice of at most
+    /// 1 MB at a time (libpq holds what it is given until it is sent).
+    func putCopyData(_ bytes: [UInt8], count: Int) throws(StoreError) {
+        let slice = 1 << 20
+        let sent = bytes.withUnsafeBytes { buffer in
+            stride(from: 0, to: count, by: slice).allSatisfy { start in
+                let base = buffer.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self)
+                return PQputCopyData(handle, base, Int32(min(slice, count - start))) == 1
+            }
+        }
+        guard sent else { throw error(nil, sql: nil) }
+    }
 }

@@ -1,5 +1,3 @@
-internal import CLibPQ
-
 /// Rows copied into tables that have no index yet (a new store's tables, see
 /// ``PostgresDeferredIndexes``), held back on the client and sent in fewer, larger `COPY`s.
 ///
@@ -99,18 +97,5 @@ extension PostgresConnection {
         } catch {
             preconditionFailure("a held copy threw \(error)")
         }
-    }
-
-    /// Sends the first `count` of `bytes` as data of the `COPY` in progress, a slice of at most
-    /// 1 MB at a time (libpq holds what it is given until it is sent).
-    private func putCopyData(_ bytes: [UInt8], count: Int) throws(StoreError) {
-        let slice = 1 << 20
-        let sent = bytes.withUnsafeBytes { buffer in
-            stride(from: 0, to: count, by: slice).allSatisfy { start in
-                let base = buffer.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self)
-                return PQputCopyData(handle, base, Int32(min(slice, count - start))) == 1
-            }
-        }
-        guard sent else { throw error(nil, sql: nil) }
     }
 }

@@ -1,5 +1,3 @@
-internal import CLibPQ
-
 /// The type of a column of a binary `COPY`. It must be the column's type in the table: the
 /// server reads each field in its column's binary format.
 enum PostgresColumnType: String, Sendable {
@@ -201,14 +199,13 @@ struct PostgresCopyWriter {
     private mutating func send() throws(StoreError) {
         guard let connection else { preconditionFailure("rows sent by a writer that holds them") }
         let count = used
-        let sent = buffer.withUnsafeBytes { bytes in
-            PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count))
-        }
         used = 0
         rowEnd = 0
-        guard sent == 1 else {
+        do {
+            try connection.putCopyData(buffer, count: count)
+        } catch {
             hasFailedToSend = true
-            throw connection.error(nil, sql: nil)
+            throw error
         }
     }
 }
