@@ -431,6 +431,26 @@ struct PostgresImportRowsTests {
         }
     }
 
+    /// A hand-over due while the one before it still runs is put off to a later batch rather
+    /// than waited for: the importer goes on, and the writes go with those after them. The
+    /// first hand-over's worker is held until the importer puts one off (or waits for it), a
+    /// worker slower than the importer; the stores end as SQLite's, and a re-import that
+    /// changes a third of the users too.
+    @Test func aHandOverDueWhileTheLastRunsIsPutOffNotWaitedFor() throws {
+        try TestPostgres.withSchema { url, _ in
+            let mappers = try Self.mappers(url)
+            let options = Self.inBatches
+            let rows = try Self.engine(mappers.postgres).rowPath
+            rows.handOverSize = 300
+            rows.handOverGate = DispatchSemaphore(value: 0)
+            let report = try Self.importBoth(Self.users(600), mappers, options: options)
+            #expect(report.counts(for: "User").inserted > 600, "users and follower stubs inserted")
+            #expect(rows.handOversPostponed > 0)
+            #expect(rows.handOverGate == nil, "the held worker was let go")
+            try Self.importBoth(Self.users(600, round: 1), mappers, options: options)
+        }
+    }
+
     /// A re-import that sees every row of a table but its stubs marks the table once, in the
     /// metadata table, instead of a seen row per row; rows a later import sees get their own,
     /// the others keep the mark's time, and stubs keep the time they were made.

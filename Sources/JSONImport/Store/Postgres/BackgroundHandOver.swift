@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A hand-over running on a worker thread, and reads that follow it in one round trip. The
 /// connection is the worker's until ``wait()`` returns: the row path waits for it before any
@@ -19,14 +20,23 @@ final class BackgroundHandOver: @unchecked Sendable {
     /// The reads that followed from `reads`, planned and run by the worker.
     private var followUps: [PostgresImportRows.Load] = []
     private let done = DispatchSemaphore(value: 0)
+    /// Set by the worker once it is done, just before it signals `done`.
+    private let finished = Atomic<Bool>(false)
+    /// Signalled when the worker may begin: a test's hold on it (see
+    /// ``PostgresImportRows/handOverGate``).
+    private let gate: DispatchSemaphore?
     /// Written by the worker before it signals `done`, read after.
     private var error: StoreError?
     private var decoded: [Result<PostgresImportRows.Decoded, StoreError>] = []
 
-    init(rows: PostgresImportRows, handOver: PostgresImportRows.HandOver?, reads: [PostgresImportRows.Load] = []) {
+    init(
+        rows: PostgresImportRows, handOver: PostgresImportRows.HandOver?, reads: [PostgresImportRows.Load] = [],
+        gate: DispatchSemaphore? = nil
+    ) {
         self.rows = rows
         self.handOver = handOver
         self.reads = reads
+        self.gate = gate
     }
 
     func start() {
@@ -36,6 +46,7 @@ final class BackgroundHandOver: @unchecked Sendable {
             } catch {
                 self.error = error
             }
+            finished.store(true, ordering: .releasing)
             done.signal()
         }
         thread.start()
@@ -44,6 +55,7 @@ final class BackgroundHandOver: @unchecked Sendable {
     /// The worker's part: the hand-over, then the reads, then those that follow from them, each
     /// decoded (or the error its result is read with).
     private func work() throws(StoreError) {
+        gate?.wait()
         if let handOver = handOver.take() { try rows.send(handOver) }
         try run(reads)
         for (read, result) in zip(reads, decoded) {
@@ -66,6 +78,9 @@ final class BackgroundHandOver: @unchecked Sendable {
             throw error.error
         }
     }
+
+    /// The worker is still at work: waiting for it now would wait.
+    var isRunning: Bool { !finished.load(ordering: .acquiring) }
 
     /// Waits for the worker; throws the error it failed with, else returns the reads it ran
     /// (`reads`, then their follow-ups) and what each decoded to, or the error its result is

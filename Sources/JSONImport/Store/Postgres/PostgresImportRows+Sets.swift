@@ -46,8 +46,9 @@ extension PostgresImportRows {
     /// goes on, followed by the first round trip of reads for the batch after it, `upcoming`
     /// (see ``firstReads(of:)``), applied to the cache once the worker is done. A hand-over
     /// without reads may run through several batches: it is waited for when the connection is
-    /// needed next. Past the cache's budget, the writes go first and the cache is emptied
-    /// (unless a scope around the import needs it to undo itself).
+    /// needed next, and a hand-over due meanwhile is put off to a later batch. Past the cache's
+    /// budget, the writes go first and the cache is emptied (unless a scope around the import
+    /// needs it to undo itself).
     ///
     /// Reads that run before the importer's writes reach the server are what a batch's reads
     /// always are: the writes of the batch before it are still in the cache when they run, and
@@ -62,8 +63,14 @@ extension PostgresImportRows {
         try keepWithinBudget()
         try prefetch(batch)
         var handOver: HandOver?
-        // Small batches (a line of JSON Lines) pile up their writes first.
-        if changeCount - changesHandedOver >= handOverSize {
+        // Small batches (a line of JSON Lines) pile up their writes first. A hand-over still
+        // running (one without reads: the importer went on without it) is not waited for:
+        // the writes go with a later batch's, and the importer goes on meanwhile. A fresh
+        // import's hand-overs wait for the server to take in a `COPY` of the rows held.
+        if changeCount - changesHandedOver >= handOverSize, background?.isRunning == true {
+            handOversPostponed += 1
+            openHandOverGate()
+        } else if changeCount - changesHandedOver >= handOverSize {
             try finishBackgroundHandOver()
             if let taken = takeHandOver(keepingNewStubs: true) {
                 handOver = taken
@@ -78,7 +85,7 @@ extension PostgresImportRows {
             roundTrips += 1
             backgroundReads += 1
         }
-        let job = BackgroundHandOver(rows: self, handOver: handOver, reads: reads)
+        let job = BackgroundHandOver(rows: self, handOver: handOver, reads: reads, gate: handOverGate)
         background = job
         job.start()
     }
@@ -132,6 +139,7 @@ extension PostgresImportRows {
     func finishBackgroundHandOver() throws(StoreError) {
         guard let job = background else { return }
         background = nil
+        openHandOverGate()
         // Each result moved out of the list as it is applied, in order: its rows go into the
         // cache without a copy.
         var (reads, results) = try job.wait()
@@ -307,5 +315,11 @@ extension PostgresImportRows {
         } catch {
             throw StoreError(.other, "\(error)")
         }
+    }
+
+    /// Lets a worker held by ``handOverGate`` go (tests only), once.
+    private func openHandOverGate() {
+        handOverGate?.signal()
+        handOverGate = nil
     }
 }

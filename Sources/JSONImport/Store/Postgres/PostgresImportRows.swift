@@ -1,3 +1,5 @@
+import Foundation
+
 /// The importer's row path on PostgreSQL, set-based: reads come from a cache
 /// (``PostgresRowCache``) that ``beginBatch(_:upcoming:)`` fills for a whole batch of records
 /// in a few statements, and writes go to the cache, to be handed to the server in sets
@@ -58,6 +60,11 @@ final class PostgresImportRows: ImportRows {
     var followUpReads = 0
     /// Batches begun while a hand-over ran on the worker thread, not waited for.
     var batchesBegunDuringHandOver = 0
+    /// Hand-overs put off to a later batch because the one before was still running.
+    var handOversPostponed = 0
+    /// Holds the next background hand-over's worker until the importer puts off a hand-over
+    /// or waits for it (tests only: a worker slower than the importer, every time).
+    var handOverGate: DispatchSemaphore?
     /// A deletion removed rows since the cache was last emptied: it is forgotten before the
     /// next scope (the next import or deletion in the transaction) begins, see
     /// ``forgetStaleCache()``. The import that ran the deletion goes on with it: what it still
