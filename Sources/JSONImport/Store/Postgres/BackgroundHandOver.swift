@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the semaphore `done` orders it all. The worker writes `error`,
 /// `followUps` and `decoded` and uses the connection only before it signals `done`; the row
-/// path reads them and uses the connection again only after waiting on it.
+/// path reads them and uses the connection again only after waiting on it. Before that, the
+/// row path asks only whether the worker is done (``isRunning``, an atomic flag).
 final class BackgroundHandOver: @unchecked Sendable {
     private unowned let rows: PostgresImportRows
     /// Taken by the worker, so its rows are sorted and released on the worker's thread.
