@@ -67,15 +67,17 @@ extension PostgresImportRows {
         // running (one without reads: the importer went on without it) is not waited for:
         // the writes go with a later batch's, and the importer goes on meanwhile. A fresh
         // import's hand-overs wait for the server to take in a `COPY` of the rows held.
-        if changeCount - changesHandedOver >= handOverSize, background?.isRunning == true {
-            handOversPostponed += 1
-            openHandOverGate()
-        } else if changeCount - changesHandedOver >= handOverSize {
-            try finishBackgroundHandOver()
-            if let taken = takeHandOver(keepingNewStubs: true) {
-                handOver = taken
-                changesHandedOver = changeCount
-                try engine.openScopesOnServer()
+        if changeCount - changesHandedOver >= handOverSize {
+            if background?.isRunning == true {
+                handOversPostponed += 1
+                openHandOverGate()
+            } else {
+                try finishBackgroundHandOver()
+                if let taken = takeHandOver(keepingNewStubs: true) {
+                    handOver = taken
+                    changesHandedOver = changeCount
+                    try engine.openScopesOnServer()
+                }
             }
         }
         let reads = try upcoming().map(firstReads) ?? []
