@@ -3,17 +3,31 @@ import Testing
 
 @testable import jsonimport
 
-/// `import` and `fetch` start again in place with glibc's allocator asking for huge pages,
-/// where the kernel gives them on request and the user has not chosen otherwise.
+/// `import` and `fetch` start again in place with glibc's allocator asking for huge pages and
+/// keeping the memory it frees, where the kernel gives huge pages on request and the user has
+/// not chosen otherwise.
 @Suite struct HugePagesTests {
     static let madvise = "always [madvise] never\n"
 
-    @Test func theTunableIsAddedToWhatTheUserSet() {
-        #expect(HugePages.tunables(current: nil, policy: Self.madvise, glibc: "2.36") == "glibc.malloc.hugetlb=1")
-        #expect(HugePages.tunables(current: "", policy: Self.madvise, glibc: "2.35") == "glibc.malloc.hugetlb=1")
+    static let kept = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824"
+
+    @Test func theTunablesAreAddedToWhatTheUserSet() {
+        #expect(HugePages.tunables(current: nil, policy: Self.madvise, glibc: "2.36") == "glibc.malloc.hugetlb=1:" + Self.kept)
+        #expect(HugePages.tunables(current: "", policy: Self.madvise, glibc: "2.35") == "glibc.malloc.hugetlb=1:" + Self.kept)
         #expect(
             HugePages.tunables(current: "glibc.malloc.arena_max=2", policy: Self.madvise, glibc: "2.40")
-                == "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1")
+                == "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1:" + Self.kept)
+    }
+
+    /// A threshold the user set stays theirs; the other one is still added.
+    @Test func aThresholdTheUserSetStays() {
+        #expect(
+            HugePages.tunables(current: "glibc.malloc.trim_threshold=0", policy: Self.madvise, glibc: "2.36")
+                == "glibc.malloc.trim_threshold=0:glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432")
+        #expect(
+            HugePages.tunables(
+                current: "glibc.malloc.mmap_threshold=1:glibc.malloc.trim_threshold=2", policy: Self.madvise, glibc: "2.36")
+                == "glibc.malloc.mmap_threshold=1:glibc.malloc.trim_threshold=2:glibc.malloc.hugetlb=1")
     }
 
     @Test func nothingChangesWhereHugePagesComeAnywayOrNeverOrTheUserChose() {
@@ -60,7 +74,12 @@ import Testing
             let variables = (try? Data(contentsOf: URL(fileURLWithPath: proc + "environ"))).map {
                 $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             } ?? []
-            seen.tunables = variables.first { $0.hasPrefix("GLIBC_TUNABLES=") }.map { String($0.dropFirst("GLIBC_TUNABLES=".count)) }
+            // glibc's loader, reading the tunables, cuts the variable's text where it lies at
+            // each `:`: the tunables after the first follow it as entries of their own.
+            seen.tunables = variables.firstIndex { $0.hasPrefix("GLIBC_TUNABLES=") }.map { first in
+                ([String(variables[first].dropFirst("GLIBC_TUNABLES=".count))]
+                    + variables[(first + 1)...].prefix { $0.hasPrefix("glibc.") }).joined(separator: ":")
+            }
             if seen.name == name, seen.tunables == expected { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
