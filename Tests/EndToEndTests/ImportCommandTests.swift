@@ -30,6 +30,26 @@ import Testing
         #expect(result == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
     }
 
+    /// A first file of a megabyte or more is read while the store opens: it imports, and fails,
+    /// as any file does.
+    @Test func aLargeFirstFileImportsAndFailsAsAnyFile() throws {
+        let workspace = try Workspace()
+        let users = (1...30_000).map { #"{"id": \#($0), "login": "user-\#($0)"}"# }
+        #expect(users.joined(separator: ",\n").utf8.count > 1 << 20)
+        try workspace.write("[" + users.joined(separator: ",\n") + "]", to: "large.json")
+        try workspace.write(#"[{"id": 30001, "login": "last"}]"#, to: "small.json")
+        let report = #"{"entity":"User","records":30001,"skipped":0,"dryRun":false,"changes":{"User":{"inserted":30001,"updated":0,"unchanged":0,"deleted":0}},"orphansRemoved":{},"stubs":{},"skippedLinks":{},"staleRecords":{},"errors":[]}"#
+        #expect(try workspace.run(["import", "User", "large.json", "small.json", "--report", "json"])
+            == CLIResult(exitCode: 0, stdout: report + "\n", stderr: ""))
+
+        try workspace.write("[" + users.joined(separator: ",\n") + ",]", to: "broken.json")
+        let broken = try workspace.run(["import", "User", "broken.json"])
+        #expect(broken.exitCode == 1)
+        #expect(broken.stderr.hasPrefix("error: broken.json:30000:"), "\(broken.stderr)")
+        #expect(try workspace.run(["query", "User", "--where", "id >= 29999", "--fields", "id", "--format", "jsonl"]).stdout
+            == "{\"id\":29999}\n{\"id\":30000}\n{\"id\":30001}\n")
+    }
+
     @Test func jsonReportCountsOrphansRemovedAndExplainListsThem() throws {
         let workspace = try Workspace()
         try workspace.importing(Payloads.users, as: "User", file: "users.json")

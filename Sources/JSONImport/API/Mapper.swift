@@ -157,10 +157,11 @@ public final class Mapper: Sendable {
 
     /// Imports payloads as ``importSources(_:as:options:progress:)`` does; with
     /// `keepingRootRows`, the report lists the row of every root record (what `map` decodes),
-    /// which costs memory in proportion to the number of records.
-    func importSources(
+    /// which costs memory in proportion to the number of records. `readAhead`: a file read
+    /// already, taken rather than read when the import comes to it.
+    package func importSources(
         _ sources: [ImportSource], as entity: String, options: ImportOptions, progress: ImportProgress.Handler? = nil,
-        keepingRootRows: Bool
+        keepingRootRows: Bool, readAhead: PayloadReadAhead? = nil
     ) throws -> ImportReport {
         let now = Date().timeIntervalSince1970
         return try store.withLock { store in
@@ -169,6 +170,7 @@ public final class Mapper: Sendable {
             run.validators = self.store.validators
             run.progress = progress
             run.keepsRootRows = keepingRootRows
+            run.readAhead = readAhead
             return try run.run(sources)
         }
     }

@@ -9,6 +9,8 @@ struct ImportRun {
     var progress: ImportProgress.Handler?
     /// Whether the report lists the row of every root record (8 bytes a record).
     var keepsRootRows = false
+    /// A payload file read already (see ``PayloadReadAhead``).
+    var readAhead: PayloadReadAhead?
 
     func run(_ sources: [ImportSource]) throws -> ImportReport {
         try run(SourceList(sources))
@@ -128,6 +130,7 @@ struct ImportRun {
                             source: source, format: format, root: format == .jsonl && options.root == nil ? nil : root.path, parser: parser,
                             maxSize: options.maxPayloadSize)
                         reader.allowsMissingRoot = target.isDocument
+                        reader.readAhead = readAhead
                         if source == .file("-") { reader.stdinCopy = stdinCopy }
                         // A row path that reads ahead gets the records a batch at a time.
                         let batch = importer.rows.readsAhead

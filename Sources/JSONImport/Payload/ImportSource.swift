@@ -22,7 +22,7 @@ public enum ImportSource: Sendable, Hashable {
     case data(Data, name: String)
 
     /// The format its name implies: JSON Lines for a `.jsonl` or `.ndjson` file, else JSON.
-    var impliedFormat: PayloadFormat {
+    package var impliedFormat: PayloadFormat {
         if case .file(let path) = self { return PayloadFormat(fileName: path) }
         return .json
     }

@@ -15,6 +15,8 @@ struct PayloadReader {
     /// A root key path the payload does not have reads no record instead of failing (a
     /// document's root list, SPEC 1.5).
     var allowsMissingRoot = false
+    /// The file read already, whose bytes a document takes rather than reading it again.
+    var readAhead: PayloadReadAhead?
 
     /// One root record and where it is.
     struct Record {
@@ -136,15 +138,16 @@ struct PayloadReader {
             try checkSize(data.count)
             return JSONInput(bytes: data)
         case .file(let path):
+            if let input = readAhead?.take(path) { return input }
             let stream = try openStream()
             defer { stream.close() }
             if path != "-" || stdinCopy != nil, fseeko(stream.handle, 0, SEEK_END) == 0 {
                 let size = Int(ftello(stream.handle))
                 try checkSize(size)
                 rewind(stream.handle)
-                let input = JSONInput(count: size)
-                let read = fread(input.base, 1, size, stream.handle)
-                guard read == size else { throw failure(.unreadableFile, "cannot read '\(path)'", named: false) }
+                guard let input = Self.read(stream.handle, size: size) else {
+                    throw failure(.unreadableFile, "cannot read '\(path)'", named: false)
+                }
                 return input
             }
             var bytes: [UInt8] = []
@@ -157,6 +160,12 @@ struct PayloadReader {
             }
             return JSONInput(bytes: bytes)
         }
+    }
+
+    /// The `size` bytes of `handle`, positioned at their start; `nil` when fewer can be read.
+    static func read(_ handle: UnsafeMutablePointer<FILE>, size: Int) -> JSONInput? {
+        let input = JSONInput(count: size)
+        return fread(input.base, 1, size, handle) == size ? input : nil
     }
 
     /// An open stream and what closes it.

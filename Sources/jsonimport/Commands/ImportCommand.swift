@@ -98,8 +98,15 @@ struct ImportCommand: Command {
         if let bar { progress = { bar.draw($0) } }
         return try reportFormat.reportingFailure(of: entity, dryRun: options.dryRun, command: Self.signature.name, to: context.output) {
             defer { bar?.clear() }
+            // The first file, a JSON document, is read while the mappings load and the store opens.
+            let readAhead = files.first.flatMap { file in
+                (options.format ?? ImportSource.file(file).impliedFormat) == .json
+                    ? PayloadReadAhead(path: file, maxSize: options.maxPayloadSize) : nil
+            }
             return try context.withStoreCreatedOnSuccess { mapper in
-                try mapper.importSources(files.map(ImportSource.file), as: entity, options: options, progress: progress)
+                try mapper.importSources(
+                    files.map(ImportSource.file), as: entity, options: options, progress: progress, keepingRootRows: false,
+                    readAhead: readAhead)
             }
         }
     }

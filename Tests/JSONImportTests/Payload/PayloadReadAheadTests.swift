@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import JSONImport
+
+/// A payload file read while the store opens (`jsonimport import` reads its first file so):
+/// the import takes its bytes once, and reads the file itself otherwise.
+@Suite struct PayloadReadAheadTests {
+    /// `body` with a new directory, removed after it.
+    func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonimport-read-ahead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(directory.path)
+    }
+
+    /// A document of `StreamedDocumentTests.users` users, over ``PayloadReadAhead/minimumSize``.
+    static func writeUsers(into directory: String, login: String = "user") throws -> String {
+        let path = directory + "/users.json"
+        let records = StreamedDocumentTests.records().replacingOccurrences(of: "\"user-", with: "\"\(login)-")
+        try Data(("[" + records + "]").utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func anImportTakesTheBytesReadAhead() throws {
+        try withDirectory { directory in
+            let path = try Self.writeUsers(into: directory)
+            let readAhead = try #require(PayloadReadAhead(path: path, maxSize: ImportOptions.defaultMaxPayloadSize))
+            let file = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(readAhead.take(path).map { Data(UnsafeBufferPointer(start: $0.base, count: $0.count)) } == file)
+            #expect(readAhead.take(path) == nil, "taken once")
+
+            let second = try #require(PayloadReadAhead(path: path, maxSize: ImportOptions.defaultMaxPayloadSize))
+            #expect(second.take("other.json") == nil, "another file's")
+            let mapper = try makeMapper()
+            let report = try mapper.importSources(
+                [.file(path)], as: "User", options: .default, keepingRootRows: false, readAhead: second)
+            #expect(report.records == StreamedDocumentTests.users)
+            #expect(try mapper.rowCount("User") == StreamedDocumentTests.users)
+            #expect(second.take(path) == nil, "the import took it")
+        }
+    }
+
+    /// The import reads what the read-ahead read, even when the file changed after it.
+    @Test func theBytesReadAheadAreTheOnesImported() throws {
+        try withDirectory { directory in
+            let path = try Self.writeUsers(into: directory, login: "before")
+            let readAhead = try #require(PayloadReadAhead(path: path, maxSize: ImportOptions.defaultMaxPayloadSize))
+            readAhead.waitForRead()
+            _ = try Self.writeUsers(into: directory, login: "after")
+            let mapper = try makeMapper()
+            _ = try mapper.importSources([.file(path)], as: "User", options: .default, keepingRootRows: false, readAhead: readAhead)
+            let logins = try mapper.storedRows("User", "login").map { $0[0] }
+            #expect(logins.count == StreamedDocumentTests.users)
+            #expect(logins.allSatisfy { if case .text(let login) = $0 { login.hasPrefix("before-") } else { false } })
+        }
+    }
+
+    @Test func whatItDoesNotReadIsReadByTheImport() throws {
+        try withDirectory { directory in
+            #expect(PayloadReadAhead(path: "-", maxSize: 1 << 30) == nil, "standard input")
+            // Too small, too large, missing, a directory: nothing is read ahead, and the import
+            // reads the file itself, with its own errors.
+            let small = directory + "/small.json"
+            try Data(#"[{"id": 1, "login": "a"}]"#.utf8).write(to: URL(fileURLWithPath: small))
+            let large = try Self.writeUsers(into: directory)
+            let cases: [(path: String, maxSize: Int)] = [
+                (small, 1 << 30), (large, PayloadReadAhead.minimumSize), (directory + "/missing.json", 1 << 30), (directory, 1 << 30),
+            ]
+            for (path, maxSize) in cases {
+                let readAhead = try #require(PayloadReadAhead(path: path, maxSize: maxSize))
+                #expect(readAhead.take(path) == nil, "\(path)")
+            }
+            let mapper = try makeMapper()
+            let tooLarge = try #require(PayloadReadAhead(path: large, maxSize: PayloadReadAhead.minimumSize))
+            #expect {
+                try mapper.importSources(
+                    [.file(large)], as: "User", options: .init(maxPayloadSize: PayloadReadAhead.minimumSize), keepingRootRows: false,
+                    readAhead: tooLarge)
+            } throws: { ($0 as? ImportError)?.code == .tooLarge }
+            let missing = try #require(PayloadReadAhead(path: directory + "/missing.json", maxSize: 1 << 30))
+            #expect {
+                try mapper.importSources(
+                    [.file(directory + "/missing.json")], as: "User", options: .default, keepingRootRows: false, readAhead: missing)
+            } throws: { ($0 as? ImportError)?.code == .unreadableFile }
+            #expect(try mapper.rowCount("User") == 0)
+        }
+    }
+}
