@@ -11,9 +11,11 @@ import Foundation
 /// once: the import takes the bytes when it comes to the file (``take(_:)``), and reads the
 /// file itself when there are none (the read failed, or the file is not one this reads), so
 /// that any error is the one it reports reading the file then.
+///
+/// `@unchecked Sendable`: the semaphore `done` orders it all. The reading thread sets `input`
+/// before it signals `done`; `take(_:)` reads and clears it only after waiting for `done`, on
+/// the one thread that imports.
 package final class PayloadReadAhead: @unchecked Sendable {
-    // Unchecked: the reading thread sets `input` before it signals `done`, and `take(_:)` reads
-    // and clears it only after waiting for `done`, from the one thread that imports.
     private let path: String
     private let done = DispatchSemaphore(value: 0)
     private var input: JSONInput?
