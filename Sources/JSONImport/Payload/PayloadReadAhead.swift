@@ -19,7 +19,6 @@ package final class PayloadReadAhead: @unchecked Sendable {
     private let path: String
     private let done = DispatchSemaphore(value: 0)
     private var input: JSONInput?
-    private var isTaken = false
 
     /// Files smaller than this (1 MB) are read when the import comes to them: there is little
     /// to gain.
@@ -39,8 +38,7 @@ package final class PayloadReadAhead: @unchecked Sendable {
 
     /// The bytes of the file at `path`, when this read them and they were not taken yet.
     func take(_ path: String) -> JSONInput? {
-        guard !isTaken, path == self.path else { return nil }
-        isTaken = true
+        guard path == self.path else { return nil }
         waitForRead()
         defer { input = nil }
         return input
