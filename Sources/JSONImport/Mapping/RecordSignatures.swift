@@ -61,7 +61,13 @@ struct RecordSignatures {
         guard let hash = hash(json) else { return }
         if arena.count + slots.count * MemoryLayout<Slot>.stride > budget { removeAll() }
         if (used + 1) * 2 > slots.count { grow() }
-        guard let (i, isFound) = find(json, hash: hash, entity: entity) else { return }
+        var place = find(json, hash: hash, entity: entity)
+        if place == nil {
+            // A run of full slots as long as the probes: a table twice as large breaks it up.
+            grow()
+            place = find(json, hash: hash, entity: entity)
+        }
+        guard let (i, isFound) = place else { return }
         if isFound {
             slots[i].row = row
             slots[i].generation = generations[entity]
@@ -115,13 +121,21 @@ struct RecordSignatures {
         }
     }
 
+    /// Doubles the table. An entry that would lie past ``maximumProbes`` slots from its own is
+    /// dropped, as no lookup would reach it.
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: Slot(), count: old.count * 2)
-        for slot in old where slot.entity != 0 {
+        placing: for slot in old where slot.entity != 0 {
             var i = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
-            while slots[i].entity != 0 { i = (i + 1) & (slots.count - 1) }
-            slots[i] = slot
+            for _ in 0..<Self.maximumProbes {
+                if slots[i].entity == 0 {
+                    slots[i] = slot
+                    continue placing
+                }
+                i = (i + 1) & (slots.count - 1)
+            }
+            used -= 1
         }
     }
 
