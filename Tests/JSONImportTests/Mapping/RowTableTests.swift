@@ -14,7 +14,7 @@ struct RowTableTests {
         switch n % 4 {
         case 0: Int64(n % 500)
         case 1: Int64(n % 40) << 40
-        case 2: n % 50 == 0 ? .min : n % 50 == 1 ? .max : -Int64(n % 300)
+        case 2: n % 50 == 0 ? .min : n % 50 == 2 ? .max : -Int64(n % 300)
         default: -Int64(n % 300)
         }
     }
