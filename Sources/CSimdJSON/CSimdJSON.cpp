@@ -180,8 +180,13 @@ class walker {
       case ondemand::json_type::number: number(v); break;
       // Scalars other than numbers keep no offset: errors about them name a JSON path.
       case ondemand::json_type::string: {
-        std::string_view s;
-        check(v.get_string().get(s), v);
+        std::string_view s = in_place(token(v));
+        if (s.data()) {
+          ondemand::raw_json_string raw;
+          check(v.get_raw_json_string().get(raw), v);
+        } else {
+          check(v.get_string().get(s), v);
+        }
         push_string(s, nullptr);
         break;
       }
@@ -224,6 +229,31 @@ class walker {
   const uint8_t *location(V &v) {
     std::string_view raw = token(v);
     return raw.data() ? reinterpret_cast<const uint8_t *>(raw.data()) : nullptr;
+  }
+
+  // The text of a string token (its quotes, then any blanks before the next token) read in
+  // place in the input, when it has no escape sequence; null otherwise. Most strings have
+  // none, and reading them in place spares their copy into the parser's string buffer, pages
+  // the process would otherwise touch for the first time (stage 1 has already checked every
+  // string for UTF-8 and control characters).
+  static std::string_view in_place(std::string_view raw) {
+    std::string_view text = trim(raw);
+    if (text.size() < 2 || text.front() != '"' || text.back() != '"') return {};
+    text = text.substr(1, text.size() - 2);
+    if (std::memchr(text.data(), '\\', text.size())) return {};
+    return text.empty() ? std::string_view(raw.data() + 1, 0) : text;
+  }
+
+  // The key of field `f`, whose value is `fv`, read in place when it has no escape sequence:
+  // it ends at the last quote before the value's token (a colon and blanks between).
+  std::string_view key_in_place(ondemand::field &f, ondemand::value &fv) {
+    const char *start = f.key().raw(), *end = token(fv).data();
+    if (!end) return {};
+    while (end > start && (is_space(uint8_t(end[-1])) || end[-1] == ':')) end--;
+    if (end == start || end[-1] != '"') return {};
+    std::string_view text(start, size_t(end - 1 - start));
+    if (std::memchr(text.data(), '\\', text.size())) return {};
+    return text;
   }
 
   // A bad string is reported where it starts; other errors where the parser stopped.
@@ -323,11 +353,12 @@ class walker {
       ondemand::field f;
       if (auto err = std::move(member).get(f)) throw failure{err, nullptr};
       const uint8_t *key_at = reinterpret_cast<const uint8_t *>(f.key().raw()) - 1;
-      std::string_view key;
-      if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
+      ondemand::value fv = f.value();
+      std::string_view key = key_in_place(f, fv);
+      if (!key.data())
+        if (auto err = f.unescaped_key().get(key)) throw failure{err, key_at};
       if (duplicate(key, keys_start, large, seen)) throw failure{JI_ERROR_DUPLICATE_KEY, key_at};
       p.keys.push_back(key);
-      ondemand::value fv = f.value();
       visit(key, fv);
       count++;
     }

@@ -51,6 +51,8 @@ extension FetchFeed {
         at keyPath: String, of response: HTTPResponse, for url: URL, as what: String, allowsNumber: Bool
     ) throws -> String? {
         guard let document = try? parser.parse(JSONInput(bytes: response.body)) else { return nil }
+        // Values point into the document's tape and bytes: both live to the end of the scope.
+        defer { withExtendedLifetime(document) {} }
         var value = document.root
         for segment in JSONKeyPath(dotted: keyPath).segments {
             guard let member = value[segment] else { return nil }
@@ -72,6 +74,8 @@ extension FetchFeed {
             return body.split(separator: 0x0A).count { line in !line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
         }
         guard let document = try? parser.parse(JSONInput(bytes: body)) else { return 0 }
+        // Values point into the document's tape and bytes: both live to the end of the scope.
+        defer { withExtendedLifetime(document) {} }
         var value = document.root
         let root = options.importOptions.root.map(JSONKeyPath.init(dotted:)) ?? entity.spec.root
         for segment in root?.segments ?? [] {

@@ -100,6 +100,8 @@ extension FetchFeed {
     func decodeKeys(_ text: String) throws -> [[StoredValue]] {
         let corrupt = StoreError(.corrupt, "the stored keys of a fetched page are not a JSON array of keys")
         guard let document = try? parser.parse(JSONInput(text)), document.root.kind == .array else { throw corrupt }
+        // Values point into the document's tape and bytes: both live to the end of the scope.
+        defer { withExtendedLifetime(document) {} }
         return try document.root.elements.map { key in
             guard key.kind == .array else { throw corrupt }
             return try key.elements.map { value in

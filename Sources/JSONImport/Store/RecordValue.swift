@@ -125,6 +125,8 @@ extension RecordValue {
             self = .string(text)
             return
         }
+        // Values point into the document's tape and bytes: both live to the end of the scope.
+        defer { withExtendedLifetime(document) {} }
         self = RecordValue(document.root)
     }
 }

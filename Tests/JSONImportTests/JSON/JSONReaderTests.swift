@@ -19,6 +19,26 @@ import Testing
         #expect(root["zzz"] == nil)
     }
 
+    /// Strings without escapes are read in place, the others unescaped: both give the text,
+    /// whatever the blanks around them, and keys compare as text either way.
+    @Test func stringsAndKeysReadTheSameWithOrWithoutEscapes() throws {
+        let text = #"{ "plain" : "abc" , "e\u0073c" :"x\"y\\" ,"":"", "t\t":[ "" , "tail\/" , "q" ] ,"last":"end"  }"#
+        let document = try JSONParser().parse(JSONInput(text))
+        defer { withExtendedLifetime(document) {} }
+        let root = document.root
+        #expect(root["plain"]?.string == "abc")
+        #expect(root["esc"]?.string == #"x"y\"#)
+        #expect(root[""]?.string == "")
+        #expect(root["t\t"].map { Array($0.elements).map(\.string) } == ["", "tail/", "q"])
+        #expect(root["last"]?.string == "end")
+        for document in [#""a b""#, "  \"a b\"\n", #""a\u0020b""#] {
+            let parsed = try JSONParser().parse(JSONInput(document))
+            #expect(withExtendedLifetime(parsed) { parsed.root.string } == "a b", "\(document)")
+        }
+        #expect(syntaxError(#"{"a": 1, "\u0061": 2}"#) == "1:10 (byte 9): duplicate key in object")
+        #expect(syntaxError(#"{"\u0061": 1, "a" : 2}"#) == "1:15 (byte 14): duplicate key in object")
+    }
+
     @Test(arguments: [
         ("[1, 2", "unexpected end of input"),
         ("{\"a\": 1, \"a\": 2}", "duplicate key in object"),
