@@ -3,9 +3,10 @@
 // The whole document is validated and flattened into a tape of nodes in document order:
 // a container node is followed by its children (an object by alternating key and value
 // nodes), and `end` is the index just past its last descendant, so a subtree is skipped
-// in O(1). Strings are unescaped into the parser's own buffer; numbers keep a pointer to
-// their source text so that decimals and "number as string" conversions stay exact.
-// Everything a document returns stays valid until the next parse on the same parser.
+// in O(1). A string without escape sequences points into the input; the others are unescaped
+// into the parser's own buffer. Numbers keep a pointer to their source text so that decimals
+// and "number as string" conversions stay exact. Everything a document returns stays valid
+// while its input does, until the next parse on the same parser.
 #ifndef CSIMDJSON_H
 #define CSIMDJSON_H
 
@@ -30,7 +31,8 @@ typedef enum {
 } ji_type;
 
 typedef struct {
-  /// String: unescaped UTF-8 bytes. Number: the number's source text. Otherwise NULL.
+  /// String: unescaped UTF-8 bytes (in the input when it has no escapes). Number: the
+  /// number's source text. Otherwise NULL.
   const uint8_t *ptr;
   union {
     int64_t i;
@@ -116,6 +118,18 @@ long ji_stream_error_record(ji_stream *stream);
 
 /// Stops the worker, if any, and frees the stream.
 void ji_stream_destroy(ji_stream *stream);
+
+/// Maps `size` bytes of the regular file open as `fd` read-only (private to the process), with
+/// ji_padding() zero bytes readable after them; NULL when it cannot (errno says why). Should the
+/// file become shorter meanwhile, reading the pages it lost does not stop the process with
+/// SIGBUS: they read as zeros from then on, and ji_mapped_file_damaged says so.
+uint8_t *ji_map_file(int fd, size_t size);
+
+/// Whether pages of the mapping at `base` were lost (the file became shorter) since it was made.
+int ji_mapped_file_damaged(const uint8_t *base);
+
+/// Unmaps a mapping of ji_map_file.
+void ji_unmap_file(uint8_t *base, size_t size);
 
 /// The 1-based line and column (in characters: UTF-8 lead bytes) of byte `offset` of `buf`.
 void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column);

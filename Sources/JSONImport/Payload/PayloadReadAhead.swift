@@ -3,9 +3,10 @@ import Foundation
 
 /// A payload file read whole on a thread of its own while the store opens, for the import
 /// that then reads it: `jsonimport import` starts one for its first file before it loads the
-/// mappings and opens the store, so that reading the file (30–80 ms for the benchmark's
-/// 55 MB, most of it the kernel handing over the memory it goes in) overlaps that work rather
-/// than following it.
+/// mappings and opens the store, so that reading the file (mapping it, see
+/// ``PayloadReader/read(_:size:)``: a few ms for the benchmark's 55 MB; reading it took 30–80,
+/// most of it the kernel handing over the memory it went in) overlaps that work rather than
+/// following it.
 ///
 /// It reads a regular file of at least ``minimumSize`` bytes and at most the import's limit,
 /// once: the import takes the bytes when it comes to the file (``take(_:)``), and reads the

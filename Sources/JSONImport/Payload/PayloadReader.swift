@@ -73,9 +73,12 @@ struct PayloadReader {
                     throw failure(.invalidRecord, "expected an object or an array of records at \(prefix), found \(value.summary)", path: prefix)
                 }
             }
-        } catch let error as JSONSyntaxError {
+        } catch {
+            try checkUnchanged(input)
+            guard let error = error as? JSONSyntaxError else { throw error }
             throw syntaxFailure(error, record: error.record, offset: error.offset, line: error.line, "invalid JSON (byte \(error.offset))")
         }
+        try checkUnchanged(input)
         if shape == .missing {
             if allowsMissingRoot { return false }
             throw failure(.invalidRecord, "the root key path '\(root!)' is not in the payload")
@@ -162,8 +165,26 @@ struct PayloadReader {
         }
     }
 
-    /// The `size` bytes of `handle`, positioned at their start; `nil` when fewer can be read.
+    /// Refuses what was read from a mapped file written to meanwhile (see
+    /// ``JSONInput/fileChanged``): it may mix two versions of the file.
+    private func checkUnchanged(_ input: JSONInput) throws(ImportError) {
+        guard input.fileChanged else { return }
+        throw failure(.unreadableFile, "cannot read '\(source.name)': the file changed while it was read", named: false)
+    }
+
+    /// Files from this size on (1 MB) are mapped rather than read (see
+    /// ``JSONInput/init(mapping:size:)``).
+    static let mappingSize = 1 << 20
+
+    /// The `size` bytes of `handle`, positioned at their start: mapped from a regular file of
+    /// ``mappingSize`` or more, read otherwise; `nil` when fewer can be read.
     static func read(_ handle: UnsafeMutablePointer<FILE>, size: Int) -> JSONInput? {
+        var status = stat()
+        if size >= mappingSize, fstat(fileno(handle), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            Int(status.st_size) >= size, let input = JSONInput(mapping: fileno(handle), size: size)
+        {
+            return input
+        }
         let input = JSONInput(count: size)
         return fread(input.base, 1, size, handle) == size ? input : nil
     }
