@@ -48,7 +48,10 @@ extension Mapper {
     /// ```
     ///
     /// - Throws: as ``map(_:_:options:)-4ilfm``, and ``ImportError`` with code `unreadableFile` when the
-    ///   file cannot be read. A `.jsonl` or `.ndjson` file is read as JSON Lines.
+    ///   file cannot be read, or when it was written to while it was read (a JSON document of
+    ///   1 MB or more is mapped into memory rather than read, so its bytes are the file's as it
+    ///   is when they are read; a file renamed over it meanwhile is not a change to it). A
+    ///   `.jsonl` or `.ndjson` file is read as JSON Lines.
     public func map<T: Decodable>(_ type: T.Type, contentsOf url: URL, options: ImportOptions = .default) throws -> [T] {
         try map(type, source: .file(url.path), options: options)
     }
