@@ -33,6 +33,13 @@ std::once_flag install_once;
 
 size_t page_size() { return size_t(sysconf(_SC_PAGESIZE)); }
 
+// Pages mapped at once, read from the file if not cached (Linux); elsewhere as they are read.
+#ifdef MAP_POPULATE
+constexpr int populate = MAP_POPULATE;
+#else
+constexpr int populate = 0;
+#endif
+
 void on_sigbus(int signal, siginfo_t *info, void *context) {
   uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
   for (auto &slot : slots) {
@@ -106,7 +113,7 @@ uint8_t *ji_map_file(int fd, size_t size) {
   }
   slot->damaged.store(0, std::memory_order_relaxed);
   slot->end.store(reinterpret_cast<uintptr_t>(area) + length, std::memory_order_release);
-  if (mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
+  if (mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd, 0) == MAP_FAILED) {
     int error = errno;
     ji_unmap_file(static_cast<uint8_t *>(area), size);
     errno = error;

@@ -233,7 +233,7 @@ final class JSONInput {
         }
         self.base = base
         count = size
-        mapped = (copy, status.st_mtim)
+        mapped = (copy, Self.modified(status))
     }
 
     /// Whether the file of mapped bytes was written to since it was mapped (its modification
@@ -243,8 +243,17 @@ final class JSONInput {
         guard let mapped else { return false }
         var status = stat()
         return ji_mapped_file_damaged(base) != 0 || fstat(mapped.descriptor, &status) != 0
-            || status.st_mtim.tv_sec != mapped.modified.tv_sec || status.st_mtim.tv_nsec != mapped.modified.tv_nsec
+            || Self.modified(status).tv_sec != mapped.modified.tv_sec || Self.modified(status).tv_nsec != mapped.modified.tv_nsec
             || Int(status.st_size) < count
+    }
+
+    /// A file's modification time, as `stat` gives it.
+    private static func modified(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+        status.st_mtimespec
+        #else
+        status.st_mtim
+        #endif
     }
 
     convenience init<C: Collection<UInt8>>(bytes: C) {
