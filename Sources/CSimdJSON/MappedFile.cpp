@@ -33,6 +33,9 @@ std::once_flag install_once;
 
 size_t page_size() { return size_t(sysconf(_SC_PAGESIZE)); }
 
+// Bytes of a mapping of `size` bytes of a file: whole pages, the padding included.
+size_t mapped_length(size_t size) { return (size + ji_padding() + page_size() - 1) & ~(page_size() - 1); }
+
 // Pages mapped at once, read from the file if not cached (Linux); elsewhere as they are read.
 #ifdef MAP_POPULATE
 constexpr int populate = MAP_POPULATE;
@@ -95,7 +98,7 @@ uint8_t *ji_map_file(int fd, size_t size) {
   std::call_once(install_once, install_handler);
   // Zeroed anonymous pages for the whole length and the padding, then the file over them:
   // the padding reads as zeros whether or not it falls in the file's last page.
-  size_t length = (size + ji_padding() + page_size() - 1) & ~(page_size() - 1);
+  size_t length = mapped_length(size);
   void *area = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (area == MAP_FAILED) return nullptr;
   mapping_slot *slot = nullptr;
@@ -132,7 +135,7 @@ void ji_unmap_file(uint8_t *base, size_t size) {
     slot->end.store(0, std::memory_order_release);
     slot->start.store(0, std::memory_order_release);
   }
-  munmap(base, (size + ji_padding() + page_size() - 1) & ~(page_size() - 1));
+  munmap(base, mapped_length(size));
 }
 
 }  // extern "C"

@@ -216,17 +216,19 @@ final class JSONInput {
         mapped = nil
     }
 
-    /// The first `size` bytes of the regular file open as `descriptor`, mapped read-only
-    /// rather than read: they are the pages of the kernel's cache of the file, where reading
+    /// The first `size` bytes of the regular file open as `descriptor` (of at least that
+    /// size), mapped read-only rather than read: they are the pages of the kernel's cache of the file, where reading
     /// them has the kernel hand over new memory, zeroed, and copy them into it (the
     /// benchmark's 55 MB took 16–150 ms to read that way, 7 ms to map and go through). `nil`
-    /// when the file cannot be mapped.
+    /// when it is not such a file or cannot be mapped.
     ///
     /// Mapped bytes are the file's as it is when they are read, not when it was mapped: see
     /// ``fileChanged``.
     init?(mapping descriptor: Int32, size: Int) {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, case let copy = dup(descriptor), copy >= 0 else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) >= size,
+            case let copy = dup(descriptor), copy >= 0
+        else { return nil }
         guard let base = ji_map_file(copy, size) else {
             close(copy)
             return nil
@@ -242,9 +244,9 @@ final class JSONInput {
     var fileChanged: Bool {
         guard let mapped else { return false }
         var status = stat()
-        return ji_mapped_file_damaged(base) != 0 || fstat(mapped.descriptor, &status) != 0
-            || Self.modified(status).tv_sec != mapped.modified.tv_sec || Self.modified(status).tv_nsec != mapped.modified.tv_nsec
-            || Int(status.st_size) < count
+        guard ji_mapped_file_damaged(base) == 0, fstat(mapped.descriptor, &status) == 0 else { return true }
+        let modified = Self.modified(status)
+        return modified.tv_sec != mapped.modified.tv_sec || modified.tv_nsec != mapped.modified.tv_nsec || Int(status.st_size) < count
     }
 
     /// A file's modification time, as `stat` gives it.

@@ -179,12 +179,7 @@ struct PayloadReader {
     /// The `size` bytes of `handle`, positioned at their start: mapped from a regular file of
     /// ``mappingSize`` or more, read otherwise; `nil` when fewer can be read.
     static func read(_ handle: UnsafeMutablePointer<FILE>, size: Int) -> JSONInput? {
-        var status = stat()
-        if size >= mappingSize, fstat(fileno(handle), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-            Int(status.st_size) >= size, let input = JSONInput(mapping: fileno(handle), size: size)
-        {
-            return input
-        }
+        if size >= mappingSize, let input = JSONInput(mapping: fileno(handle), size: size) { return input }
         let input = JSONInput(count: size)
         return fread(input.base, 1, size, handle) == size ? input : nil
     }
