@@ -36,7 +36,7 @@ let package = Package(
             name: "CSimdJSON", dependencies: ["CSimdJSONSystem"],
             linkerSettings: [.linkedLibrary("simdjson")]),
         .target(name: "JSONImport", dependencies: ["CYAML", "CSQLite", "CLibPQ", "CSimdJSON"]),
-        .executableTarget(name: "jsonimport", dependencies: ["JSONImport"]),
+        .executableTarget(name: "jsonimport", dependencies: ["JSONImport", "CSimdJSON"]),
         // Generates Swift types from a target's Mappings/ at build time (`jsonimport codegen`).
         .plugin(name: "JSONImportCodegen", capability: .buildTool(), dependencies: ["jsonimport"]),
         // Times the clean-up pass on a large store: `bash Benchmarks/cleanup_scale.sh`.

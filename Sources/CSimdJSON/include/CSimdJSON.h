@@ -131,6 +131,17 @@ int ji_mapped_file_damaged(const uint8_t *base);
 /// Unmaps a mapping of ji_map_file.
 void ji_unmap_file(uint8_t *base, size_t size);
 
+/// Has glibc's allocator keep the memory it frees for its next allocations: blocks up to
+/// `mapping_threshold` bytes come from its heaps rather than mappings of their own (unmapped
+/// when freed), and a heap gives memory back only past `trim_threshold` bytes free. A value of
+/// 0 or less leaves that threshold as it is. 1 when every threshold asked for was set; 0 when
+/// one was refused, or without glibc.
+int ji_keep_freed_memory(long mapping_threshold, long trim_threshold);
+
+/// Whether glibc's allocator gives a block of `size` bytes a mapping of its own (1) or takes it
+/// from a heap (0), found by allocating one and freeing it; -1 when it cannot tell.
+int ji_allocator_maps(size_t size);
+
 /// The 1-based line and column (in characters: UTF-8 lead bytes) of byte `offset` of `buf`.
 void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column);
 

@@ -35,7 +35,8 @@ protocol Command: Sendable {
     /// reports (silenced by `--quiet`) with `output.report`.
     func render(_ result: Result, to output: Output)
 
-    /// Whether the command imports in bulk, and so runs on huge pages (see ``HugePages``).
+    /// Whether the command imports in bulk, and so has the allocator keep what it frees (see
+    /// ``KeptMemory``).
     static var importsInBulk: Bool { get }
 }
 

@@ -8,8 +8,8 @@ import JSONImport
 struct JSONImportTool {
     let environment: [String: String]
     let output: Output
-    /// Whether this is the program itself, which a command importing in bulk may start again
-    /// in place (see ``HugePages``); not a tool run inside another program.
+    /// Whether this is the program itself, whose allocator a command importing in bulk sets to
+    /// keep the memory it frees (see ``KeptMemory``); not a tool run inside another program.
     var isProgram = false
 
     /// Options the tool reads before the command name.
@@ -56,8 +56,7 @@ struct JSONImportTool {
         }
         command = name
         if isHelpRequested { return printHelp(HelpText.forCommand(type.signature)) }
-        // Before anything is read or written: the program may start again in place.
-        if isProgram, type.importsInBulk { HugePages.restartIfUseful() }
+        if isProgram, type.importsInBulk { KeptMemory.apply(tunables: environment["GLIBC_TUNABLES"]) }
         return try execute(type, commandArguments, toolParsed: toolParsed)
     }
 
