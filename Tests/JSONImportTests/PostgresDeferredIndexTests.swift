@@ -101,6 +101,76 @@ struct PostgresDeferredIndexTests {
         }
     }
 
+    /// The tables whose indexes the statements in `log` build: `CREATE … INDEX … ON "TABLE"`.
+    private static func tablesIndexed(in log: [String]) -> Set<String> {
+        var tables: Set<String> = []
+        for statement in log {
+            for part in statement.components(separatedBy: "; ") where part.hasPrefix("CREATE") && part.contains(" INDEX ") {
+                guard let on = part.range(of: " ON \"") else { continue }
+                tables.insert(String(part[on.upperBound...].prefix { $0 != "\"" }))
+            }
+        }
+        return tables
+    }
+
+    /// After the commit, a first import with little to index builds it all on its own
+    /// connection; one with more builds some tables' indexes there and the rest on a second
+    /// connection at once. Either way the store ends with every index and key.
+    @Test(arguments: [(30, false), (5_000, true)])
+    func theIndexesAreBuiltAfterTheCommitOnOneOrTwoConnections(users: Int, onTwo: Bool) throws {
+        let expected = try Self.expectedCatalog(Self.yaml)
+        let all: Set<String> = ["Address", "Repo", "Repo_tags", "Tag", "User", "User_followers"]
+        try TestPostgres.withSchema { url, schema in
+            let admin = try PostgresConnection(url: url)
+            let (mapper, engine) = try Self.newStore(url)
+            engine.connection.statementLog = []
+            try mapper.importData(Data(PostgresImportRowsTests.users(users).utf8), as: "User")
+            let here = Self.tablesIndexed(in: try #require(engine.connection.statementLog))
+            if onTwo {
+                #expect(!here.isEmpty && here.count < all.count, "\(here)")
+            } else {
+                #expect(here == all)
+            }
+            #expect(try Self.catalog(admin, schema) == expected)
+            #expect(try Self.deferredTables(admin, schema).isEmpty)
+            #expect(try admin.rows("SELECT count(*) FROM \(quote(schema)).\"Repo\"") == [[.integer(Int64(2 * users))]])
+        }
+    }
+
+    /// The connections building after a commit take the tables with the most work first.
+    @Test func theTablesWithTheMostWorkAreTakenFirst() {
+        typealias Work = PostgresDeferredIndexes.Work
+        let queue = PostgresDeferredIndexes.Queue([
+            Work(table: "User", size: 19), Work(table: "Repo", size: 32), Work(table: "Tag", size: 0),
+            Work(table: "Repo_tags", size: 28), Work(table: "Address", size: 4), Work(table: "Address__x", size: 4),
+        ])
+        var taken: [String] = []
+        while let table = queue.next() { taken.append(table) }
+        #expect(taken == ["Repo", "Repo_tags", "User", "Address", "Address__x", "Tag"])
+        #expect(queue.isEmpty)
+    }
+
+    /// Builds after a commit hold the store's writer lock shared; when a writer holds it (or
+    /// waits for it), they leave the tables to it, and build once it is free.
+    @Test func buildsAfterTheCommitLeaveTheTablesToAWriterHoldingTheLock() throws {
+        try TestPostgres.withSchema { url, schema in
+            let (mapper, engine) = try Self.newStore(url)
+            defer { withExtendedLifetime(mapper) {} }
+            let admin = try PostgresConnection(url: url)
+            try admin.execute("INSERT INTO \(quote(schema)).\"Tag\" (\"_id\", \"name\") VALUES (1, 'swift')")
+            let indexes = "SELECT count(*) FROM pg_index WHERE indrelid = '\(quote(schema)).\"Tag\"'::regclass"
+            let lock = "\(PostgresConnection.lockClass), \(PostgresConnection.lockKey(schema: schema))"
+            try admin.execute("SELECT pg_advisory_lock(\(lock))")
+            engine.connection.buildIndexesAfterCommit([PostgresDeferredIndexes.Work(table: "Tag", size: 1)], url: url)
+            #expect(try admin.rows(indexes) == [[.integer(0)]])
+            #expect(try Self.deferredTables(admin, schema).contains("deferred:Tag"))
+            try admin.execute("SELECT pg_advisory_unlock(\(lock))")
+            engine.connection.buildIndexesAfterCommit([PostgresDeferredIndexes.Work(table: "Tag", size: 1)], url: url)
+            #expect(try admin.rows(indexes) == [[.integer(2)]])
+            #expect(!(try Self.deferredTables(admin, schema).contains("deferred:Tag")))
+        }
+    }
+
     /// Within a write transaction, a statement other than a `COPY` that follows rows copied
     /// into such a table finds its indexes there, as its plan expects.
     @Test func aStatementAfterACopyFindsTheTablesIndexes() throws {

@@ -15,6 +15,9 @@ import Foundation
 /// none of PostgreSQL's subtransactions.
 final class PostgresEngine {
     let connection: PostgresConnection
+    /// The store's URL: a second connection builds indexes after a commit (see
+    /// ``PostgresConnection/buildIndexesAfterCommit(_:url:)``).
+    private let url: String
     /// Seconds a writer waits for the store's lock.
     let busyTimeout: Double
     /// Commits this connection made: the store's commit count less these is what other
@@ -45,8 +48,9 @@ final class PostgresEngine {
     private(set) lazy var rowPath = PostgresImportRows(engine: self)
     var importRows: any ImportRows { rowPath }
 
-    private init(connection: PostgresConnection, busyTimeout: Double) {
+    private init(connection: PostgresConnection, url: String, busyTimeout: Double) {
         self.connection = connection
+        self.url = url
         self.busyTimeout = busyTimeout
     }
 
@@ -62,7 +66,7 @@ final class PostgresEngine {
     ///   a schema without a store when `create` is false, `notAStore` for a schema holding
     ///   other tables, `unsupportedFormat` for a store of a newer or unreadable format.
     static func open(url: String, create: Bool, busyTimeout: Double) throws -> PostgresEngine {
-        let engine = PostgresEngine(connection: try PostgresConnection(url: url), busyTimeout: busyTimeout)
+        let engine = PostgresEngine(connection: try PostgresConnection(url: url), url: url, busyTimeout: busyTimeout)
         let connection = engine.connection
         try connection.beginRead()
         defer { try? connection.rollback() }
@@ -105,13 +109,14 @@ final class PostgresEngine {
             try connection.beginRead()
         }
         let outcome: ScopeOutcome<T>
+        var indexAfterCommit: [PostgresDeferredIndexes.Work] = []
         do {
             outcome = try body()
             if outcome.keepsWork && kind == .write {
                 try handOverPendingWrites()
                 try connection.run(
                     "UPDATE \(quote(StorageSchema.metadataTable)) SET \"value\" = (\"value\"::int8 + 1)::text WHERE \"key\" = 'commits'")
-                try connection.finishDeferredIndexes()
+                indexAfterCommit = try connection.tablesToIndexAfterCommit()
             }
             if outcome.keepsWork {
                 try connection.commit()
@@ -125,6 +130,7 @@ final class PostgresEngine {
             throw error
         }
         if !outcome.keepsWork { rollBack() }
+        if !indexAfterCommit.isEmpty { connection.buildIndexesAfterCommit(indexAfterCommit, url: url) }
         return outcome.value
     }
 
