@@ -15,8 +15,9 @@ import Synchronization
 /// unique however the tables are indexed.
 ///
 /// Inside a write transaction:
-/// - first, when the store was not made by this connection, the tables with rows but no
-///   index get their indexes;
+/// - first, the tables with rows but no index get their indexes (rows another importer
+///   committed, whose builds after the commit gave way to this transaction, or rows of SQL
+///   of the user's own);
 /// - rows copied into a table that has no index yet are held on the client and sent in
 ///   fewer, larger `COPY`s before any other statement (see ``PostgresHeldCopies``);
 /// - before any statement but a `COPY` (a read, an update, a merge), the tables the
@@ -28,8 +29,8 @@ import Synchronization
 /// commit, in transactions of their own, on two connections at once when there is enough to
 /// index (``PostgresConnection/buildIndexesAfterCommit(_:url:)``), where a transaction runs on
 /// one. The import waits for them. Should they not happen (the importer killed meanwhile, the
-/// lock not free), the next write transaction builds them, from its first statement or at its
-/// commit; a reader finds the rows meanwhile, by scanning the tables.
+/// lock not free), the next write transaction builds them before anything else; a reader
+/// finds the rows meanwhile, by scanning the tables.
 ///
 /// Building an index takes a `SHARE` lock, which readers never wait for. The primary-key
 /// constraint is then put on its unique index (`ADD CONSTRAINT … USING INDEX`), which takes an
@@ -159,9 +160,10 @@ extension PostgresConnection {
     }
 
     /// A new write transaction: what the store still lacks is read again when needed. With
-    /// `probing` (a store this connection did not create), it is read now, and when rows
-    /// reached one of those tables by other means than an import (SQL of the user's own), they
-    /// get their indexes before anything else runs.
+    /// `probing` (a store known to exist), it is read now, and when rows are in one of those
+    /// tables (committed by another importer whose builds after its commit gave way to this
+    /// transaction, or put there by SQL of the user's own), they get their indexes before
+    /// anything else runs.
     func deferredIndexesBeginTransaction(probing: Bool) throws(StoreError) {
         deferred.isInWrite = true
         deferred.filled = []
@@ -264,7 +266,7 @@ extension PostgresConnection {
         if deferred.filled.isEmpty {
             guard try holdRows(pending.keys) else { return [] }
         }
-        // The rows held go now, so that the statement below builds nothing.
+        // The rows held go now: the sizes read below count them.
         try sendHeldCopies()
         deferred.filled = []
         let names = pending.keys.sorted().map { "'\(literal($0))'" }.joined(separator: ", ")
@@ -322,7 +324,7 @@ extension PostgresConnection {
     /// holds the store's writer lock shared, so that the two connections of
     /// ``buildIndexesAfterCommit(_:url:)`` build at once and no writer comes in between; when
     /// the lock is not free it takes nothing: a writer holding it, or waiting for it, builds
-    /// them itself (its first statement, or its commit, finds the rows). `atOnce`: another
+    /// them itself, before anything else. `atOnce`: another
     /// connection builds meanwhile, so no parallel workers are asked for.
     private func buildCommittedIndexes(from queue: PostgresDeferredIndexes.Queue, atOnce: Bool) throws(StoreError) -> Set<String> {
         try execute("BEGIN" + (atOnce ? "; SET LOCAL max_parallel_maintenance_workers = 0" : ""))

@@ -35,6 +35,10 @@ final class PostgresEngine {
     private(set) var transactionNumber = 0
     /// Whether the schema held no store when the engine opened it.
     private(set) var isNew = false
+    /// Whether the store may not exist yet: from an open that found none to the first write
+    /// transaction committed (which made it, or found it made by another connection). Until
+    /// then a write transaction does not look for tables left without their indexes.
+    private var mayLackStore = false
     /// Whether the store's schema existed when the engine opened it (a new store may be made in
     /// a schema of the user's, which is left in place).
     private var hadSchema = true
@@ -75,6 +79,7 @@ final class PostgresEngine {
         if tables.isEmpty {
             guard create else { throw StoreError(.notFound, "store '\(connection.name)' does not exist") }
             engine.isNew = true
+            engine.mayLackStore = true
             engine.hadSchema = !(try connection.rows("SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(connection.schema)])).isEmpty
             return engine
         }
@@ -100,7 +105,7 @@ final class PostgresEngine {
         if kind == .write {
             try connection.beginWrite(lockTimeout: busyTimeout)
             do {
-                try connection.deferredIndexesBeginTransaction(probing: !isNew)
+                try connection.deferredIndexesBeginTransaction(probing: !mayLackStore)
             } catch {
                 rollBack()
                 throw error
@@ -122,6 +127,7 @@ final class PostgresEngine {
                 try connection.commit()
                 if kind == .write {
                     ownCommits += 1
+                    mayLackStore = false
                     connection.deferredIndexesEndTransaction(committed: true)
                 }
             }
@@ -283,6 +289,7 @@ final class PostgresEngine {
                 let tables = [StorageSchema.metadataTable] + state.tables.keys.sorted()
                 try connection.execute("DROP TABLE " + tables.map(quote).joined(separator: ", "))
                 if !hadSchema { try connection.execute("DROP SCHEMA IF EXISTS \(quote(connection.schema)) RESTRICT") }
+                mayLackStore = true
             }
             try connection.commit()
         } catch {
