@@ -19,8 +19,21 @@ swift build --build-tests
 
 log=$(mktemp)
 cluster=""
+known=""
+# The schemas of the second pass (every test's store is a fresh schema, t_… or e_…) on a server
+# of the user's own: those that were not there before the run are dropped as it ends.
+store_schemas() {
+    psql "${JSONIMPORT_TEST_POSTGRES%%\?schema=*}" -XAtq -c "SELECT nspname FROM pg_namespace WHERE nspname ~ '^[te]_[0-9a-z]+$' ORDER BY 1"
+}
+drop_new_schemas() {
+    [ -n "$known" ] || return 0
+    { echo "SET client_min_messages = warning;"; store_schemas | grep -vxF -f "$known" | sed 's/.*/DROP SCHEMA IF EXISTS "&" CASCADE;/'; } \
+        | psql "${JSONIMPORT_TEST_POSTGRES%%\?schema=*}" -Xq -v ON_ERROR_STOP=0 >/dev/null || true
+    rm -f "$known"
+}
 cleanup() {
     rm -f "$log"
+    drop_new_schemas
     [ -z "$cluster" ] || bash Scripts/postgres.sh stop "$cluster"
 }
 trap cleanup EXIT
@@ -29,6 +42,9 @@ trap 'exit 143' TERM
 if [ -z "${JSONIMPORT_TEST_POSTGRES:-}" ]; then
     cluster=$(bash Scripts/postgres.sh start)
     export JSONIMPORT_TEST_POSTGRES=$cluster
+else
+    known=$(mktemp)
+    store_schemas > "$known"
 fi
 swift test "$@"
 JSONIMPORT_TEST_STORE=$JSONIMPORT_TEST_POSTGRES swift test --skip-build "$@"
