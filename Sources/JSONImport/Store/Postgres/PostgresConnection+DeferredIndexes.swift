@@ -79,33 +79,6 @@ struct PostgresDeferredIndexes {
         ] + statements + ["SELECT set_config(\(setting), current_setting(\(kept)), true)"]
     }
 
-    /// A table to index after a commit, and how much there is to index in it: the size of its
-    /// rows (`pg_relation_size`) times its indexes.
-    struct Work: Hashable, Sendable {
-        var table: String
-        var size: Int
-    }
-
-    /// Past this much work in all (see ``Work``), the indexes built after a commit are built on
-    /// two connections at once (see ``PostgresConnection/buildIndexesAfterCommit(_:url:)``);
-    /// below it, the time a second connection takes to open is more than it would save.
-    static let twoConnectionsSize = 4 << 20
-
-    /// The tables left to index after a commit, the most work first, for the connections
-    /// building them to take one at a time.
-    final class Queue: Sendable {
-        private let tables: Mutex<[String]>
-
-        init(_ tables: [Work]) {
-            self.tables = Mutex(tables.sorted { ($0.size, $1.table) < ($1.size, $0.table) }.map(\.table))
-        }
-
-        /// The next table, if any is left.
-        func next() -> String? { tables.withLock { $0.popLast() } }
-
-        var isEmpty: Bool { tables.withLock { $0.isEmpty } }
-    }
-
     /// Key of the metadata row of `table`.
     static func key(_ table: String) -> String { "deferred:" + table }
 
@@ -296,21 +269,22 @@ extension PostgresConnection {
         let queue = PostgresDeferredIndexes.Queue(tables)
         let atOnce = tables.reduce(0) { $0 + $1.size } >= PostgresDeferredIndexes.twoConnectionsSize
         let ready = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let theirs = Mutex<Set<String>?>(nil)
+        // What the second connection left unbuilt; nil when it failed.
+        let leftThere = Mutex<Set<String>?>([])
         if atOnce {
             Thread {
                 let connection = try? PostgresConnection(url: url)
                 ready.signal()
                 let left = try? connection?.buildCommittedIndexes(from: queue, atOnce: true)
-                theirs.withLock { $0 = left }
+                leftThere.withLock { $0 = left }
                 done.signal()
             }.start()
             // Both start together: the second connection takes the second table.
             ready.wait()
         }
-        let mine = try? buildCommittedIndexes(from: queue, atOnce: atOnce)
+        let leftHere = try? buildCommittedIndexes(from: queue, atOnce: atOnce)
         if atOnce { done.wait() }
-        if let mine, let theirs = atOnce ? theirs.withLock({ $0 }) : [], mine.isEmpty, theirs.isEmpty, queue.isEmpty {
+        if leftHere?.isEmpty == true, leftThere.withLock({ $0 })?.isEmpty == true, queue.isEmpty {
             deferred.tables = [:]
             deferred.isSettled = true
         } else {
