@@ -138,9 +138,11 @@ void ji_unmap_file(uint8_t *base, size_t size);
 /// one was refused, or without glibc.
 int ji_keep_freed_memory(long mapping_threshold, long trim_threshold);
 
-/// Whether glibc's allocator gives a block of `size` bytes a mapping of its own (1) or takes it
-/// from a heap (0), found by allocating one and freeing it; -1 when it cannot tell.
-int ji_allocator_maps(size_t size);
+/// Whether glibc's allocator gives one of up to `count` (at most 64) blocks of `size` bytes,
+/// allocated one after another and held, a mapping of its own (1), or takes them all from its
+/// heaps (0); -1 when it cannot tell. Held, the blocks use up the free chunks large enough for
+/// them, which the allocator would hand out whatever its threshold.
+int ji_allocator_maps(size_t size, int count);
 
 /// The 1-based line and column (in characters: UTF-8 lead bytes) of byte `offset` of `buf`.
 void ji_line_column(const uint8_t *buf, size_t len, size_t offset, size_t *line, size_t *column);

@@ -45,10 +45,11 @@ enum KeptMemory {
         ji_keep_freed_memory(mapping, trim) == 1
     }
 
-    /// Whether the allocator gives a block of `bytes` a mapping of its own, found by allocating
-    /// one and freeing it; `nil` when it cannot tell.
-    static func mapsBlock(of bytes: Int) -> Bool? {
-        switch ji_allocator_maps(bytes) {
+    /// Whether the allocator gives one of up to `count` blocks of `bytes`, allocated one after
+    /// another and held, a mapping of its own; `nil` when it cannot tell (see
+    /// `ji_allocator_maps`).
+    static func mapsBlock(of bytes: Int, amongUpTo count: Int = 1) -> Bool? {
+        switch ji_allocator_maps(bytes, Int32(count)) {
         case 1: true
         case 0: false
         default: nil
