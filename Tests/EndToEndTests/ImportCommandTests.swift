@@ -98,6 +98,18 @@ import Testing
         #expect(ids.stdout == "{\"id\":6}\n{\"id\":7}\n")
     }
 
+    /// U+0000 in a string is refused where it is, as any value that does not convert: no store
+    /// keeps it (PostgreSQL's `text` cannot), so both refuse it alike.
+    @Test func aStringHoldingUPlus0000IsARecordErrorAtItsPath() throws {
+        let workspace = try Workspace()
+        try workspace.write(#"[{"id": 1, "login": "a\u0000b"}, {"id": 2, "login": "ok"}]"#, to: "nul.json")
+        let error = #"error: nul.json: record 0 at $[0].login: expected string without U+0000, found string "a\u0000b""#
+        #expect(try workspace.run(["import", "User", "nul.json"]) == CLIResult(exitCode: 1, stdout: "", stderr: error + "\n"))
+        let skipped = try workspace.run(["import", "User", "nul.json", "--on-error", "skip", "--quiet"])
+        #expect(skipped.exitCode == 0)
+        #expect(try workspace.run(["query", "User", "--fields", "id,login", "--format", "jsonl"]).stdout == "{\"id\":2,\"login\":\"ok\"}\n")
+    }
+
     @Test func abortExitsOnePrintsTheReportWithEmptyChangesAndKeepsNothing() throws {
         let workspace = try Workspace()
         try workspace.importing(Payloads.users, as: "User", file: "users.json")

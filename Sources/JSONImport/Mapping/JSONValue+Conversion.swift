@@ -1,3 +1,5 @@
+import Foundation
+
 /// Converts JSON values of a record to stored values per SPEC 1.2's type table.
 ///
 /// The common cases (a string to `string`, an integer to `int`, a number to `double`, a Boolean
@@ -31,10 +33,18 @@ extension JSONValue {
     func converted(to type: ScalarType, format: DateFormat) -> Result<Value, ConversionFailure> {
         switch (type, kind) {
         case (_, .null): return .success(.null)
-        case (.string, .string): return .success(.bytes(stringBytes!))
+        case (.string, .string):
+            let bytes = stringBytes!
+            // U+0000 can only come from a `\u0000` escape; no store keeps it in text (SPEC 1.2).
+            if !bytes.isEmpty, memchr(bytes.baseAddress!, 0, bytes.count) != nil {
+                return .failure(ConversionFailure(expected: ValueConversion.textWithoutNUL, found: summary))
+            }
+            return .success(.bytes(bytes))
         case (.string, .number): return .success(.bytes(numberText!))
         case (.int, .number) where exactInt64 != nil: return .success(.integer(exactInt64!))
-        case (.double, .number) where double?.isFinite == true: return .success(.real(double!))
+        case (.double, .number) where double?.isFinite == true:
+            // -0.0 as 0.0, as ``ValueConversion/storedReal(_:)`` keeps it.
+            return .success(.real(double! == 0 ? 0 : double!))
         case (.bool, .bool): return .success(.integer(bool! ? 1 : 0))
         case (.json, _):
             var out = JSONTextWriter()

@@ -105,7 +105,10 @@ extension DateCoding {
     static func format(_ seconds: Double, tokens: [PatternToken]) -> String {
         let digits = tokens.reduce(0) { if case .fraction(let n) = $1 { max($0, n) } else { $0 } }
         let scale = Int64(DateCursor.powersOfTen[digits])
-        let (whole, fraction) = floorDivision(Int64((seconds * Double(scale)).rounded()), scale)
+        // Past six digits, the microseconds a store keeps, then zeros.
+        let kept = min(scale, 1_000_000)
+        let (whole, keptFraction) = split(seconds, scale: kept)
+        let fraction = keptFraction * (scale / kept)
         let (dayCount, secondOfDay) = floorDivision(whole, 86_400)
         let date = civil(days: Int(dayCount))
         let s = Int(secondOfDay)

@@ -38,9 +38,12 @@ enum DateCoding {
     static func format(_ seconds: Double, format: DateFormat) -> String {
         guard seconds.isFinite else { return String(seconds) }
         switch format {
-        case .iso8601: return formatISO8601(seconds)
         case .epoch: return numberText(seconds)
         case .epochMillis: return numberText(seconds * 1000)
+        // Far outside the range a date may hold (a store written before it was checked), its
+        // microseconds would not fit in 64 bits: the number of seconds, not a calendar date.
+        case _ where abs(seconds) >= 9e12: return String(seconds)
+        case .iso8601: return formatISO8601(seconds)
         case .pattern(let pattern):
             guard case .success(let tokens) = compile(pattern) else { return formatISO8601(seconds) }
             return Self.format(seconds, tokens: tokens)
@@ -124,9 +127,18 @@ enum DateCoding {
         return midnight + Double(hour * 3600 + minute * 60 + second - offset) + fraction
     }
 
+    /// Whether `seconds` (since 1970 UTC) names an instant a `date` may hold: from
+    /// 0000-01-01T00:00:00Z up to the end of 9999, the instants ISO 8601 writes with a
+    /// four-digit year, which every store keeps (PostgreSQL's `timestamptz` ends in 294276).
+    static func isInRange(_ seconds: Double) -> Bool {
+        seconds >= -62_167_219_200 && seconds < 253_402_300_800
+    }
+
+    /// How errors name the range of ``isInRange(_:)``.
+    static let rangeDescription = "from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z"
+
     private static func formatISO8601(_ seconds: Double) -> String {
-        let micros = Int64((seconds * 1_000_000).rounded())
-        let (whole, fraction) = floorDivision(micros, 1_000_000)
+        let (whole, fraction) = split(seconds, scale: 1_000_000)
         var text = formatDateTime(Int(whole))
         if fraction != 0 {
             var digits = String(fraction)
@@ -165,6 +177,15 @@ enum DateCoding {
         let digits = String(abs(value))
         let padded = digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
         return value < 0 ? "-" + padded : padded
+    }
+
+    /// `seconds` as whole seconds and a fraction in units of 1/`scale` second, rounded. The
+    /// fraction is scaled alone, so that the rounding is the only one: the whole time in
+    /// microseconds is past what a `Double` holds exactly after 2255.
+    static func split(_ seconds: Double, scale: Int64) -> (whole: Int64, fraction: Int64) {
+        let whole = seconds.rounded(.down)
+        let fraction = Int64(((seconds - whole) * Double(scale)).rounded())
+        return fraction == scale ? (Int64(whole) + 1, 0) : (Int64(whole), fraction)
     }
 
     static func floorDivision(_ a: Int64, _ b: Int64) -> (Int64, Int64) {

@@ -85,8 +85,19 @@ enum ValueConversion {
             let expected = type == .date ? "date (\(format))" : type.rawValue
             return .failure(ConversionFailure(expected: expected, found: value.summary))
         }
-        return .success(converted)
+        switch converted {
+        case .real(let seconds) where type == .date && !DateCoding.isInRange(seconds):
+            return .failure(ConversionFailure(expected: "date (\(format)) \(DateCoding.rangeDescription)", found: value.summary))
+        case .text(let text) where type == .string && text.utf8.contains(0):
+            return .failure(ConversionFailure(expected: textWithoutNUL, found: value.summary))
+        default:
+            return .success(converted)
+        }
     }
+
+    /// What a `string` value must be: text without U+0000, which no store keeps (PostgreSQL's
+    /// `text` cannot hold it), so that every store takes the same records.
+    static let textWithoutNUL = "string without U+0000"
 
     /// `value` after `transforms`, in order; they change text values only.
     static func applying(_ transforms: [Transform], to value: StoredValue) -> StoredValue {
@@ -165,11 +176,18 @@ enum ValueConversion {
 
     private static func real(_ value: LiteralValue) -> StoredValue? {
         switch value {
-        case .number(let text): return Double(text).flatMap { $0.isFinite ? .real($0) : nil }
-        case .string(let s) where NumberSyntax.isJSONNumber(s):
-            return Double(s).flatMap { $0.isFinite ? .real($0) : nil }
+        case .number(let text): return Double(text).flatMap(storedReal)
+        case .string(let s) where NumberSyntax.isJSONNumber(s): return Double(s).flatMap(storedReal)
         default: return nil
         }
+    }
+
+    /// `double` as a `double` attribute keeps it: `nil` when not finite, and `-0.0` as `0.0`,
+    /// which SQLite stores it as (an integral REAL is stored as an integer), so that every store
+    /// gives it back alike.
+    static func storedReal(_ double: Double) -> StoredValue? {
+        guard double.isFinite else { return nil }
+        return .real(double == 0 ? 0 : double)
     }
 
     private static func boolean(_ value: LiteralValue) -> StoredValue? {

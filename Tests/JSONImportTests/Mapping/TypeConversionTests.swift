@@ -83,6 +83,15 @@ private struct Probe {
         #expect(try probe.stored(#""1e2""#) == .real(100))
     }
 
+    /// SQLite stores an integral REAL as an integer, `-0.0` as `0`: every store keeps `0.0`.
+    @Test func doubleMinusZeroIsStoredAsZeroOnEveryStore() throws {
+        let probe = try Probe("double")
+        for json in ["-0.0", "-0", "-0e5", #""-0.0""#] {
+            guard case .real(let stored) = try probe.stored(json) else { Issue.record("\(json) not stored as a double"); continue }
+            #expect(stored == 0 && stored.sign == .plus, "\(json)")
+        }
+    }
+
     @Test func doubleRejectsNaNTextAndBooleans() throws {
         let probe = try Probe("double")
         #expect(probe.rejection(#""nan""#) == #"$.v: expected double, found string "nan""#)
@@ -129,6 +138,27 @@ private struct Probe {
         #expect(probe.rejection(#"{"a": 1}"#) == "$.v: expected string, found object")
     }
 
+    /// PostgreSQL's `text` cannot hold U+0000: every store refuses it alike (SPEC 6), in a
+    /// string, a `[string]` element or a key, and keeps it escaped in `json`.
+    @Test func stringHoldingUPlus0000IsARecordErrorOnEveryStore() throws {
+        let probe = try Probe("string")
+        #expect(probe.rejection(#""a\u0000b""#) == #"$.v: expected string without U+0000, found string "a\u0000b""#)
+        #expect(try probe.stored(#""a\u0001b""#) == .text("a\u{1}b"))
+        #expect(try Probe(#""[string]""#).rejection(#"["ok", "\u0000"]"#)
+            == #"$.v[1]: expected string without U+0000, found string "\u0000""#)
+        #expect(try Probe("json").stored(#"{"a": "x\u0000"}"#) == .text(#"{"a":"x\u0000"}"#))
+        let keyed = try makeMapper("""
+            entities:
+              Tag:
+                primaryKey: name
+                attributes:
+                  name: string
+            """)
+        try keyed.importJSON(#"{"name": "swift"}"#, as: "Tag")
+        #expect(throws: ImportError.self) { try keyed.importJSON(#"[{"name": "go"}, {"name": "\u0000"}]"#, as: "Tag") }
+        #expect(try keyed.storedRows("Tag", "name") == [[.text("swift")]])
+    }
+
     // MARK: date
 
     @Test func iso8601DatesAcceptFractionalSecondsAndOffsets() throws {
@@ -161,6 +191,22 @@ private struct Probe {
         #expect(try probe.stored("1704164645250") == .real(1_704_164_645.25))
         #expect(try probe.stored(#""1704164645000""#) == .real(1_704_164_645))
         #expect(probe.rejection(#""soon""#) == #"$.v: expected date (epochMillis), found string "soon""#)
+    }
+
+    /// A date is an instant ISO 8601 writes with a four-digit year, which every store keeps:
+    /// an epoch number past either end is a record error, not a value a store refuses or a query
+    /// cannot print.
+    @Test func datesOutsideYears0000To9999AreRecordErrors() throws {
+        let probe = try Probe("{ type: date, format: epoch }")
+        let range = "from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z"
+        #expect(try probe.stored("-62167219200") == .real(-62_167_219_200))
+        #expect(try probe.stored("253402300799.5") == .real(253_402_300_799.5))
+        #expect(probe.rejection("253402300800") == "$.v: expected date (epoch) \(range), found number 253402300800")
+        #expect(probe.rejection("-62167219201") == "$.v: expected date (epoch) \(range), found number -62167219201")
+        #expect(probe.rejection(#""1e15""#) == #"$.v: expected date (epoch) \#(range), found string "1e15""#)
+        #expect(try Probe("{ type: date, format: epochMillis }").rejection("9.2e18")
+            == "$.v: expected date (epochMillis) \(range), found number 9.2e18")
+        #expect(try Probe("date").stored(#""0000-01-01T00:00:00Z""#) == .real(-62_167_219_200))
     }
 
     @Test func patternDatesAreReadInUTC() throws {

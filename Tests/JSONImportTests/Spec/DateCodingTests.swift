@@ -66,6 +66,26 @@ import Testing
         #expect(DateCoding.parse("31/2/2024T3.04.05.250", format: loose) == nil)
     }
 
+    /// Past six digits a pattern writes the microseconds a store keeps, then zeros.
+    @Test func fractionsKeepTheirMicrosecondsLateInTheCalendar() {
+        #expect(DateCoding.format(253_402_300_799.25, format: .iso8601) == "9999-12-31T23:59:59.25Z")
+        let format = DateFormat.pattern("yyyy-MM-dd HH:mm:ss.SSSSSSSSS")
+        // In nanoseconds, an instant past 2262 does not fit in 64 bits; in microseconds, past
+        // 2255 it is more than a `Double` holds exactly.
+        let late = DateCoding.parse("9999-12-31 23:59:59.250000000", format: format)
+        #expect(late.map { DateCoding.format($0, format: format) } == "9999-12-31 23:59:59.250000000")
+        #expect(DateCoding.format(1_704_164_645.25, format: format) == "2024-01-02 03:04:05.250000000")
+        #expect(DateCoding.format(-0.5, format: format) == "1969-12-31 23:59:59.500000000")
+    }
+
+    /// A store written before dates were checked may hold an instant no calendar date names.
+    @Test func instantsFarOutsideTheCalendarAreWrittenAsSeconds() {
+        #expect(DateCoding.format(9.2e18, format: .iso8601) == "9.2e+18")
+        #expect(DateCoding.format(-1e15, format: .pattern("yyyy-MM-dd")) == "-1000000000000000.0")
+        #expect(DateCoding.format(9.2e18, format: .epoch) == "9.2e+18")
+        #expect(DateCoding.isInRange(253_402_300_799.999) && !DateCoding.isInRange(253_402_300_800))
+    }
+
     @Test func reportsUnusablePatterns() {
         #expect(DateCoding.problem(inPattern: "yyyy-MM-dd") == nil)
         #expect(
