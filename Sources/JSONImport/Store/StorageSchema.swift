@@ -230,23 +230,40 @@ public struct StorageSchema: Sendable, Hashable {
     }
 
     private func indexes(_ entity: EntitySpec) -> [String] {
-        var result: [String] = []
+        indexList(entity).map { index in
+            "CREATE \(index.isUnique ? "UNIQUE INDEX" : "INDEX") \(quote(index.name)) ON \(quote(entity.table))"
+                + "(\(index.columns.joined(separator: ", ")))"
+        }
+    }
+
+    /// An index of an entity's table: its name, whether it is unique, its columns (quoted), and
+    /// what in the mappings makes it.
+    struct Index {
+        let name: String
+        let isUnique: Bool
+        let columns: [String]
+        let source: NameSource
+    }
+
+    /// The indexes of `entity`'s table: its key's (where the row id is `_id`), its indexed and
+    /// `unique` attributes', and its link columns'.
+    func indexList(_ entity: EntitySpec) -> [Index] {
+        var result: [Index] = []
         let table = entity.table
+        let e = spec.entities.firstIndex { $0.name == entity.name }!
         if !entity.isOwned && entity.rowIDColumn == "_id" {
-            let keys = entity.primaryKey.map(quote).joined(separator: ", ")
-            result.append("CREATE UNIQUE INDEX \(quote("\(table)_key")) ON \(quote(table))(\(keys))")
+            result.append(Index(name: "\(table)_key", isUnique: true, columns: entity.primaryKey.map(quote), source: .table(entity: e)))
         }
-        for attribute in entity.attributes where attribute.isIndexed || attribute.isUnique {
+        for (a, attribute) in entity.attributes.enumerated() where attribute.isIndexed || attribute.isUnique {
             guard !entity.primaryKey.contains(attribute.name) || entity.primaryKey.count > 1 else { continue }
-            let kind = attribute.isUnique ? "UNIQUE INDEX" : "INDEX"
-            result.append(
-                "CREATE \(kind) \(quote("\(table)_\(attribute.name)")) ON \(quote(table))(\(quote(attribute.name)))")
+            result.append(Index(
+                name: "\(table)_\(attribute.name)", isUnique: attribute.isUnique, columns: [quote(attribute.name)],
+                source: .attribute(entity: e, attribute: a)))
         }
-        for (link, _) in foreignKeys(heldBy: entity) {
+        for (link, l) in foreignKeys(heldBy: entity) {
             guard case .foreignKey(_, let column, _, let isUnique) = link.storage else { continue }
-            let kind = isUnique ? "UNIQUE INDEX" : "INDEX"
             let columns = (tenantColumn(of: entity).map { [quote($0.name)] } ?? []) + [quote(column)]
-            result.append("CREATE \(kind) \(quote("\(table)_\(column)")) ON \(quote(table))(\(columns.joined(separator: ", ")))")
+            result.append(Index(name: "\(table)_\(column)", isUnique: isUnique, columns: columns, source: .link(l)))
         }
         return result
     }

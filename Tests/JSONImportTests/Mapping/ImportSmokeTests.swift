@@ -30,6 +30,38 @@ import Testing
         #expect(second.counts(for: "Tag").list == [0, 0, 2, 0])
         print(second.json())
     }
+
+    /// Names at the 63 bytes PostgreSQL keeps (a 57-byte table beside its `__seen` table, a
+    /// 63-byte attribute, an index and a link table's target index of 63 bytes) hold on every
+    /// store: nothing is cut short into another name.
+    @Test func namesAtTheLongestEveryStoreKeepsImportAndReadBack() throws {
+        let table = "T" + String(repeating: "a", count: 56)
+        let attribute = "n" + String(repeating: "a", count: 62)
+        let indexed = String(repeating: "i", count: 57)
+        let relationship = String(repeating: "r", count: 50)
+        let mapper = try makeMapper("""
+            entities:
+              Short:
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(indexed): { type: string, index: true }
+                relationships:
+                  \(relationship): {to: E, kind: many}
+              E:
+                table: \(table)
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(attribute): string
+            """)
+        let json = #"[{"id": 1, "\#(indexed)": "x", "\#(relationship)": [{"id": 7, "\#(attribute)": "long"}]}]"#
+        #expect(try mapper.importJSON(json, as: "Short").counts(for: "E").list == [1, 0, 0, 0])
+        #expect(try mapper.importJSON(json, as: "Short").counts(for: "E").list == [0, 0, 1, 0])
+        #expect(try mapper.storedRows("E", ids: [7], attribute) == [[.text("long")]])
+        #expect(try mapper.storedRows("Short", ids: [1], indexed) == [[.text("x")]])
+        #expect(try mapper.storedLinks("Short.\(relationship)") == [[.integer(1), .integer(7)]])
+    }
 }
 
 @Suite struct ExampleMappingsTests {

@@ -221,6 +221,54 @@ import Testing
             ])
     }
 
+    /// PostgreSQL cuts names past 63 bytes short, so that a table and its `__seen` table could
+    /// become one: every store refuses what any store would make longer.
+    @Test func namesTheStoreMakesFitPostgreSQLs63Bytes() {
+        let table57 = "T" + String(repeating: "a", count: 56)
+        let name63 = "n" + String(repeating: "a", count: 62)
+        #expect(loadErrors("""
+            entities:
+              E:
+                table: \(table57)
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(name63): string
+                  at: { type: date, index: true }
+              Short:
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(String(repeating: "i", count: 57)): { type: string, index: true }
+                relationships:
+                  \(String(repeating: "r", count: 50)): {to: E, kind: many}
+            """) == [])
+        let yaml = """
+            entities:
+              E:
+                table: \(table57)a
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(name63)a: string
+              Short:
+                primaryKey: id
+                attributes:
+                  id: int
+                  \(String(repeating: "i", count: 58)): { type: string, index: true }
+                relationships:
+                  \(String(repeating: "r", count: 51)): {to: E, kind: many}
+            """
+        let limit = "a store's names are at most 63 bytes (PostgreSQL's limit, kept by every store)"
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:3:12: error: table name '\(table57)a' of entity 'E' makes the name '\(table57)a__seen', 64 bytes long; \(limit): give the entity a shorter 'table'",
+                "m.yml:7:7: error: attribute 'E.\(name63)a' is 64 bytes long; \(limit): rename the attribute (its JSON key can stay, with 'key')",
+                "m.yml:12:7: error: attribute 'Short.\(String(repeating: "i", count: 58))' makes the name 'Short_\(String(repeating: "i", count: 58))', 64 bytes long; \(limit): rename the attribute (its JSON key can stay, with 'key')",
+                "m.yml:14:7: error: relationship 'Short.\(String(repeating: "r", count: 51))' makes the name 'Short_\(String(repeating: "r", count: 51))_target', 64 bytes long; \(limit): rename the relationship (its JSON key can stay, with 'key'), or shorten its entity's 'table'",
+            ])
+    }
+
     @Test func linkTablesMustNotCollideWithEntityTables() {
         let yaml =
             userMapping("relationships:", "  repos: {to: User_repos, kind: many}") + """

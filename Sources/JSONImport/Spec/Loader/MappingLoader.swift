@@ -46,9 +46,47 @@ struct MappingLoader {
     mutating func finish() throws(MappingLoadError) -> MappingSpec {
         let resolved = resolve()
         guard diagnostics.isEmpty else { throw MappingLoadError(diagnostics: sortedDiagnostics()) }
-        return MappingSpec(
+        let spec = MappingSpec(
             entities: resolved.entities, links: resolved.links, files: files, unions: resolved.unions,
             documents: resolved.documents)
+        checkNameLengths(spec)
+        guard diagnostics.isEmpty else { throw MappingLoadError(diagnostics: sortedDiagnostics()) }
+        return spec
+    }
+
+    /// Reports each name the store would declare past ``StorageSchema/longestName`` bytes, once
+    /// per part of the mappings that makes it, so that `validate` refuses on every store what
+    /// PostgreSQL would cut short.
+    private mutating func checkNameLengths(_ spec: MappingSpec) {
+        var reported: Set<StorageSchema.NameSource> = []
+        for (name, source) in StorageSchema(spec: spec, dialect: .postgres).declaredNames() {
+            let length = name.utf8.count
+            guard length > StorageSchema.longestName, reported.insert(source).inserted else { continue }
+            // What makes the name, its own name (when the name is not made from it), where, and
+            // how to shorten it.
+            let (what, own, location, remedy): (String, String?, SourceLocation, String)
+            switch source {
+            case .table(let e):
+                let entity = spec.entities[e]
+                (what, own) = ("table name '\(entity.table)' of entity '\(entity.name)'", entity.table)
+                (location, remedy) = (drafts[e].tableLocation, "give the entity a shorter 'table'")
+            case .attribute(let e, let a):
+                let attribute = spec.entities[e].attributes[a]
+                (what, own) = ("attribute '\(spec.entities[e].name).\(attribute.name)'", attribute.name)
+                (location, remedy) = (attribute.location, "rename the attribute (its JSON key can stay, with 'key')")
+            case .link(let l):
+                let link = spec.links[l]
+                (what, own) = ("relationship '\(link.source).\(link.forward)'", nil)
+                location = spec[entity: link.source].relationships.first { $0.name == link.forward }!.location
+                remedy = "rename the relationship (its JSON key can stay, with 'key'), or shorten its entity's 'table'"
+            }
+            let made = name == own ? "is \(length) bytes long" : "makes the name '\(name)', \(length) bytes long"
+            report(
+                .invalidName,
+                "\(what) \(made); a store's names are at most \(StorageSchema.longestName) bytes "
+                    + "(PostgreSQL's limit, kept by every store): \(remedy)",
+                at: location)
+        }
     }
 
     /// libyaml's message, with the usual cause named when it points at a tab.

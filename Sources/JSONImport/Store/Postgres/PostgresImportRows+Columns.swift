@@ -13,8 +13,10 @@ extension PostgresImportRows {
         }
     }
 
-    /// The staging table of `entity`'s changed rows, one per transaction.
-    static func stageName(_ entity: EntityPlan) -> String { "_jsonimport_stage_" + entity.spec.table }
+    /// The staging table of `entity`'s changed rows, one per transaction: named by the entity's
+    /// place in the mappings, not its table, whose name could take it past the 63 bytes of a
+    /// PostgreSQL name.
+    static func stageName(_ entity: EntityPlan) -> String { "_jsonimport_stage_\(entity.index)" }
 
     /// The columns a new row is written with: its row id (unless it is the key), attributes,
     /// link columns, bookkeeping timestamps and stub mark.
