@@ -48,6 +48,17 @@ import Testing
         #expect(try fixture.sql(#"SELECT count(*) FROM "User";"#) == "2\n")
     }
 
+    /// An age reaching before year 0000, however large, evicts nothing more and fails on no
+    /// store (PostgreSQL's timestamps end long before such a cutoff).
+    @Test func agesPastYearZeroEvictNothingOnEveryStore() throws {
+        let fixture = try StoreFixture(Self.files, payload: StoreFixture.users, as: "User")
+        for duration in ["3000000d", "99999999999999999d", "9223372036854775807s"] {
+            let result = try CLI.run(["clean", "--older-than", duration] + fixture.options)
+            #expect(result == CLIResult(exitCode: 0, stdout: "clean: 0 rows deleted\n", stderr: ""), "\(duration)")
+        }
+        #expect(try fixture.sql(#"SELECT count(*) FROM "Repo";"#) == "3\n")
+    }
+
     @Test func cleanWithoutAgeRemovesOrphansOnly() throws {
         let fixture = try StoreFixture(Self.files, payload: StoreFixture.users, as: "User")
         try fixture.sql(#"DELETE FROM "Repo_tags" WHERE source = 7;"#)

@@ -196,6 +196,22 @@ import Testing
         #expect(users.stdout == #"{"id":1,"login":"ana","repos":[10]}"# + "\n" + #"{"id":2,"login":"bo","repos":[11,12]}"# + "\n" + #"{"id":3,"login":null,"repos":[]}"# + "\n")
     }
 
+    /// Making an attribute `unique` over values the store holds twice fails in the same words on
+    /// every store (SQLite and PostgreSQL word it differently), with nothing applied.
+    @Test func uniqueOverValuesHeldTwiceFailsAlikeWithNothingApplied() throws {
+        let workspace = try usersWorkspace()
+        try workspace.importing(#"[{"id": 4, "repos": [{"id": 13, "name": "kit"}]}]"#, as: "User", file: "more.json")
+        var files = MappingFixtures.valid
+        files["repos.yml"] = files["repos.yml"]!.replacingOccurrences(
+            of: "name: { type: string, required: true }", with: "name: { type: string, required: true, unique: true }")
+        let unique = try write(files, workspace, folder: "Unique")
+        let result = try workspace.run(["--mappings", unique, "migrate"])
+        #expect(result == CLIResult(
+            exitCode: 1, stdout: "",
+            stderr: "error: rows hold the same value where the mappings now want it unique (while creating index Repo_name)\n"))
+        #expect(try workspace.run(["migrate"]).stdout == "The store matches the mappings.\n")
+    }
+
     @Test func migrateOnAMissingStoreIsAStoreError() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["migrate"])

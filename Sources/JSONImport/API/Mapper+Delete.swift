@@ -99,7 +99,9 @@ extension Mapper {
                 }
             }
             return try DeleteRun(store: store, now: now, explain: explain)
-                .clean(evicting: evicted, seenBefore: age.map { now - $0 })
+                // An age past year 0000 evicts what any age would: no date is earlier, and a
+                // store's timestamps end there (PostgreSQL's `timestamptz` refuses far earlier).
+                .clean(evicting: evicted, seenBefore: age.map { max(now - $0, DateCoding.earliest) })
         }
     }
 

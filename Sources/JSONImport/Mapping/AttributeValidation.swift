@@ -3,6 +3,26 @@ import Foundation
 /// `enum`, `min`/`max` and `pattern` checks on a converted, transformed value (SPEC 1.2).
 enum AttributeValidation {
     /// A message when `value` breaks a rule of `attribute`, else `nil`.
+    /// The most bytes of text one index entry holds (the values of a key, an `index`ed or a
+    /// `unique` attribute): PostgreSQL's B-tree refuses an entry past about 2,700 bytes, and
+    /// would then refuse the index a store already holds such a value in. Every store keeps to
+    /// it, so that a record one store takes, every store takes.
+    static let longestIndexedText = 2_600
+
+    /// What is wrong with `values`, which make one index entry together (one value, or a
+    /// composite key's): more than ``longestIndexedText`` bytes of text; `nil` when nothing is.
+    static func checkIndexedLength(_ values: Value...) -> String? {
+        checkIndexedLength(values)
+    }
+
+    static func checkIndexedLength(_ values: [Value]) -> String? {
+        let length = values.reduce(0) { $0 + $1.textLength }
+        guard length > longestIndexedText else { return nil }
+        let what = values.count == 1 ? "the value is" : "the key's values are"
+        return "\(what) \(length) bytes long; a key, 'index' or 'unique' value holds at most \(longestIndexedText) bytes "
+            + "(what PostgreSQL indexes, kept by every store)"
+    }
+
     static func check(_ value: Value, _ attribute: AttributePlan) -> String? {
         let spec = attribute.spec
         if let allowed = spec.allowedValues, !allowed.contains(value.stored) {

@@ -68,7 +68,7 @@ final class EntityPlan {
         let rowIDColumn = spec.rowIDColumn
         self.rowID = quote(rowIDColumn)
         self.keyIsRowID = rowIDColumn != "_id"
-        self.attributes = spec.attributes.map(AttributePlan.init)
+        self.attributes = spec.attributes.map { AttributePlan($0, isKey: spec.primaryKey.contains($0.name)) }
         self.keySlots = spec.primaryKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.referenceKeySlots = spec.referenceKey.compactMap { name in spec.attributes.firstIndex { $0.name == name } }
         self.tenantSlot = spec.tenantAttribute.flatMap { name in spec.attributes.firstIndex { $0.name == name } }
@@ -89,13 +89,17 @@ final class AttributePlan {
     let defaultValue: Value
     /// Whether values are checked (`enum`, `min`/`max` or `pattern`; see ``AttributeValidation``).
     let hasRules: Bool
+    /// Whether its values go into an index: a primary key's, an `index`ed or a `unique`
+    /// attribute (see ``AttributeValidation/longestIndexedText``).
+    let isIndexed: Bool
 
-    init(_ spec: AttributeSpec) {
+    init(_ spec: AttributeSpec, isKey: Bool) {
         self.spec = spec
         self.path = spec.key.segments.map { Array($0.utf8) }
         self.regex = spec.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
         self.defaultValue = spec.defaultValue.map(Value.init) ?? .null
         self.hasRules = spec.allowedValues != nil || spec.minimum != nil || spec.maximum != nil || spec.pattern != nil
+        self.isIndexed = isKey || spec.isIndexed || spec.isUnique
     }
 }
 

@@ -33,6 +33,10 @@ extension Importer {
             }
             values[slot] = value
         }
+        // A composite key's values make one index entry together.
+        if entity.keySlots.count > 1, let message = AttributeValidation.checkIndexedLength(entity.keySlots.compactMap { values[$0] }) {
+            throw fail(message)
+        }
         return values
     }
 
@@ -95,7 +99,13 @@ extension Importer {
             if let index = issue.elementIndex { error.path.append(.index(index)) }
             throw error
         }
-        if value.isNull || !attribute.hasRules { return value }
+        if value.isNull { return value }
+        if attribute.isIndexed, value.textLength > AttributeValidation.longestIndexedText,
+            let message = AttributeValidation.checkIndexedLength(value)
+        {
+            throw fail(message, key: attribute)
+        }
+        if !attribute.hasRules { return value }
         if let message = AttributeValidation.check(value, attribute) { throw fail(message, key: attribute) }
         return value
     }

@@ -128,9 +128,13 @@ extension Importer {
             key.append(value)
         }
         // A distributed target's key is its tenant, then the key the reference gives.
-        guard key.count < target.keySlots.count else { return key }
-        guard let tenant else { throw fail("a reference to \(target.spec.name) needs the tenant of the record it is in") }
-        return [Value(tenant)] + key
+        if key.count < target.keySlots.count {
+            guard let tenant else { throw fail("a reference to \(target.spec.name) needs the tenant of the record it is in") }
+            key.insert(Value(tenant), at: 0)
+        }
+        // A composite key's values make one index entry together.
+        if key.count > 1, let message = AttributeValidation.checkIndexedLength(key) { throw fail(message) }
+        return key
     }
 
     /// The link columns of the row, resolved from the record: targets are imported first, so

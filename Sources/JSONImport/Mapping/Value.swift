@@ -61,6 +61,15 @@ enum Value {
         }
     }
 
+    /// The UTF-8 length of a `bytes` or `text` value; 0 for other values.
+    var textLength: Int {
+        switch self {
+        case .bytes(let b): return b.count
+        case .text(let s): return s.utf8.count
+        default: return 0
+        }
+    }
+
     /// The text of a `bytes` or `text` value.
     var string: String? {
         switch self {

@@ -38,8 +38,8 @@ enum DateCoding {
     static func format(_ seconds: Double, format: DateFormat) -> String {
         guard seconds.isFinite else { return String(seconds) }
         switch format {
-        case .epoch: return numberText(seconds)
-        case .epochMillis: return numberText(seconds * 1000)
+        case .epoch: return numberText(seconds, digits: 6)
+        case .epochMillis: return numberText(seconds, digits: 3)
         // Far outside the range a date may hold (a store written before it was checked), its
         // microseconds would not fit in 64 bits: the number of seconds, not a calendar date.
         case _ where abs(seconds) >= 9e12: return String(seconds)
@@ -131,11 +131,14 @@ enum DateCoding {
     /// 0000-01-01T00:00:00Z up to the end of 9999, the instants ISO 8601 writes with a
     /// four-digit year, which every store keeps (PostgreSQL's `timestamptz` ends in 294276).
     static func isInRange(_ seconds: Double) -> Bool {
-        seconds >= -62_167_219_200 && seconds < 253_402_300_800
+        seconds >= earliest && seconds < 253_402_300_800
     }
 
+    /// 0000-01-01T00:00:00Z, the earliest instant a date may hold.
+    static let earliest: Double = -62_167_219_200
+
     /// How errors name the range of ``isInRange(_:)``.
-    static let rangeDescription = "from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z"
+    static let rangeDescription = "in years 0000 to 9999 (UTC)"
 
     private static func formatISO8601(_ seconds: Double) -> String {
         let (whole, fraction) = split(seconds, scale: 1_000_000)
@@ -164,19 +167,34 @@ enum DateCoding {
         return Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
     }
 
-    private static func numberText(_ value: Double) -> String {
-        let rounded = value.rounded()
-        // Within a few ulps of an integer: the rounding error of `seconds * 1000` is not a fraction.
-        if abs(value - rounded) <= 4 * abs(value).ulp, abs(rounded) < 1e15 {
-            return String(Int64(rounded))
-        }
-        return String(value)
+    /// `seconds` to the microsecond, in seconds (`digits` 6) or milliseconds (`digits` 3): the
+    /// whole units, then the fraction's `digits` digits without trailing zeros. Written from
+    /// whole microseconds, so that no rounding error of the `Double` shows (`1.9999999` is `2`).
+    private static func numberText(_ seconds: Double, digits: Int) -> String {
+        // Past what 64 bits of microseconds hold (a store written before dates were checked).
+        guard abs(seconds) < 9e12 else { return String(digits == 6 ? seconds : seconds * 1000) }
+        let (whole, fraction) = split(seconds, scale: 1_000_000)
+        let micros = (whole * 1_000_000 + fraction).magnitude
+        let unit: UInt64 = digits == 6 ? 1_000_000 : 1_000
+        var text = (whole < 0 ? "-" : "") + String(micros / unit)
+        var decimals = pad(Int(micros % unit), digits)
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        if !decimals.isEmpty { text += "." + decimals }
+        return text
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(abs(value))
         let padded = digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
         return value < 0 ? "-" + padded : padded
+    }
+
+    /// `seconds` to the nearest microsecond, what every store keeps of a date (PostgreSQL's
+    /// `timestamptz` holds microseconds), so that stores compare and print dates alike.
+    static func roundedToMicroseconds(_ seconds: Double) -> Double {
+        guard abs(seconds) < 9e12 else { return seconds }
+        let (whole, fraction) = split(seconds, scale: 1_000_000)
+        return Double(whole) + Double(fraction) / 1_000_000
     }
 
     /// `seconds` as whole seconds and a fraction in units of 1/`scale` second, rounded. The

@@ -86,8 +86,11 @@ enum ValueConversion {
             return .failure(ConversionFailure(expected: expected, found: value.summary))
         }
         switch converted {
-        case .real(let seconds) where type == .date && !DateCoding.isInRange(seconds):
-            return .failure(ConversionFailure(expected: "date (\(format)) \(DateCoding.rangeDescription)", found: value.summary))
+        case .real(let seconds) where type == .date:
+            guard DateCoding.isInRange(seconds) else {
+                return .failure(ConversionFailure(expected: "date (\(format)) \(DateCoding.rangeDescription)", found: value.summary))
+            }
+            return .success(.real(DateCoding.roundedToMicroseconds(seconds)))
         case .text(let text) where type == .string && text.utf8.contains(0):
             return .failure(ConversionFailure(expected: textWithoutNUL, found: value.summary))
         default:

@@ -192,7 +192,7 @@ struct FilterCompiler<Syntax: FilterSyntax> {
             else {
                 throw FilterError(message: "'\(attribute.name)' is a date: compare it with an ISO 8601 string such as '2024-01-01'", column: nil)
             }
-            return .real(seconds)
+            return .real(DateCoding.roundedToMicroseconds(seconds))
         case .scalar(let scalar) where scalar != .json:
             switch ValueConversion.convert(value.literalValue, to: scalar, format: attribute.dateFormat) {
             case .success(let v): converted = v

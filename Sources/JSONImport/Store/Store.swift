@@ -78,7 +78,12 @@ final class Store {
             guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
             let migration = Migration.plan(from: recorded, to: wanted)
             guard !migration.losesData || allowDataLoss else { return migration }
-            try engine.executeMigration(migration.statements)
+            do {
+                try engine.executeMigration(migration.statements)
+            } catch let error as StoreError where error.code == .constraint && error.sql?.hasPrefix("CREATE UNIQUE INDEX") == true {
+                // In the store's own words, which differ between SQLite and PostgreSQL.
+                throw StoreError(.constraint, "rows hold the same value where the mappings now want it unique", sql: error.sql)
+            }
             try engine.record(wanted)
             return migration
         }

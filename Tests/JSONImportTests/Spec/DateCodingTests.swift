@@ -53,6 +53,12 @@ import Testing
         #expect(DateCoding.format(1_700_000_000, format: .epoch) == "1700000000")
         #expect(DateCoding.format(1_700_000_000.5, format: .epoch) == "1700000000.5")
         #expect(DateCoding.format(1_700_000_000.123, format: .epochMillis) == "1700000000123")
+        // To the microsecond, from whole microseconds: no rounding error of the `Double` shows.
+        #expect(DateCoding.format(1.9999999, format: .epoch) == "2")
+        #expect(DateCoding.format(-0.5, format: .epoch) == "-0.5")
+        #expect(DateCoding.format(1_704_067_200.9999, format: .epoch) == "1704067200.9999")
+        #expect(DateCoding.format(1_704_067_200.9999, format: .epochMillis) == "1704067200999.9")
+        #expect(DateCoding.format(-0.000001, format: .epochMillis) == "-0.001")
     }
 
     @Test func readsAndWritesPatternsInUTC() {
