@@ -11,10 +11,6 @@ enum AttributeValidation {
 
     /// What is wrong with `values`, which make one index entry together (one value, or a
     /// composite key's): more than ``longestIndexedText`` bytes of text; `nil` when nothing is.
-    static func checkIndexedLength(_ values: Value...) -> String? {
-        checkIndexedLength(values)
-    }
-
     static func checkIndexedLength(_ values: [Value]) -> String? {
         let length = values.reduce(0) { $0 + $1.textLength }
         guard length > longestIndexedText else { return nil }

@@ -101,7 +101,7 @@ extension Importer {
         }
         if value.isNull { return value }
         if attribute.isIndexed, value.textLength > AttributeValidation.longestIndexedText,
-            let message = AttributeValidation.checkIndexedLength(value)
+            let message = AttributeValidation.checkIndexedLength([value])
         {
             throw fail(message, key: attribute)
         }
