@@ -262,10 +262,44 @@ import Testing
         let limit = "a store's names are at most 63 bytes (PostgreSQL's limit, kept by every store)"
         #expect(
             loadErrors(yaml) == [
-                "m.yml:3:12: error: table name '\(table57)a' of entity 'E' makes the name '\(table57)a__seen', 64 bytes long; \(limit): give the entity a shorter 'table'",
+                "m.yml:3:12: error: table name '\(table57)a' of entity 'E' makes the name '\(table57)a__seen', 64 bytes long; \(limit): give the entity another 'table'",
                 "m.yml:7:7: error: attribute 'E.\(name63)a' is 64 bytes long; \(limit): rename the attribute (its JSON key can stay, with 'key')",
                 "m.yml:12:7: error: attribute 'Short.\(String(repeating: "i", count: 58))' makes the name 'Short_\(String(repeating: "i", count: 58))', 64 bytes long; \(limit): rename the attribute (its JSON key can stay, with 'key')",
-                "m.yml:14:7: error: relationship 'Short.\(String(repeating: "r", count: 51))' makes the name 'Short_\(String(repeating: "r", count: 51))_target', 64 bytes long; \(limit): rename the relationship (its JSON key can stay, with 'key'), or shorten its entity's 'table'",
+                "m.yml:14:7: error: relationship 'Short.\(String(repeating: "r", count: 51))' makes the name 'Short_\(String(repeating: "r", count: 51))_target', 64 bytes long; \(limit): rename the relationship (its JSON key can stay, with 'key'), or its entity's 'table'",
+            ])
+    }
+
+    /// PostgreSQL keeps a table's `__seen` table and its primary key's index (`TABLE_pkey`) in
+    /// the namespace of tables and indexes, and some column names for itself: every store
+    /// refuses mappings whose names would meet them there.
+    @Test func namesMustNotMeetTheStoresOwnTablesIndexesOrSystemColumns() {
+        let yaml = """
+            entities:
+              A:
+                primaryKey: id
+                attributes:
+                  id: int
+                  b: { type: string, index: true }
+                  xmin: int
+              A__seen:
+                primaryKey: id
+                attributes: {id: int}
+              B:
+                table: a_pkey
+                primaryKey: id
+                attributes: {id: int}
+              C:
+                table: A_b
+                primaryKey: id
+                attributes: {id: int}
+            """
+        let tail = "(tables and indexes share their names, ignoring case): give the entity another 'table'"
+        #expect(
+            loadErrors(yaml) == [
+                "m.yml:7:7: error: attribute 'A.xmin' makes the column 'xmin', a name PostgreSQL keeps for its own columns (refused by every store): rename the attribute (its JSON key can stay, with 'key')",
+                "m.yml:8:3: error: table name 'A__seen' of entity 'A__seen' is the name the store gives to the table of when rows of entity 'A' were seen \(tail)",
+                "m.yml:12:12: error: table name 'a_pkey' of entity 'B' is the name the store gives to the primary key of the table of entity 'A' \(tail)",
+                "m.yml:16:12: error: table name 'A_b' of entity 'C' is the name the store gives to an index of table 'A' \(tail)",
             ])
     }
 

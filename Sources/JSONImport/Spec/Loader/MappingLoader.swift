@@ -49,43 +49,73 @@ struct MappingLoader {
         let spec = MappingSpec(
             entities: resolved.entities, links: resolved.links, files: files, unions: resolved.unions,
             documents: resolved.documents)
-        checkNameLengths(spec)
+        checkStoreNames(spec)
         guard diagnostics.isEmpty else { throw MappingLoadError(diagnostics: sortedDiagnostics()) }
         return spec
     }
 
-    /// Reports each name the store would declare past ``StorageSchema/longestName`` bytes, once
-    /// per part of the mappings that makes it, so that `validate` refuses on every store what
-    /// PostgreSQL would cut short.
-    private mutating func checkNameLengths(_ spec: MappingSpec) {
+    /// Reports the names the store would declare that PostgreSQL cannot keep (SPEC 6), so that
+    /// `validate` refuses them on every store, once per part of the mappings that makes them:
+    /// names past ``StorageSchema/longestName`` bytes, which it would cut short; columns named
+    /// as its system columns (`xmin`); and tables and indexes that take one name, or the name
+    /// it gives a table's primary key (`TABLE_pkey`), which share one namespace.
+    private mutating func checkStoreNames(_ spec: MappingSpec) {
+        let names = StorageSchema(spec: spec, dialect: .postgres).declaredNames()
         var reported: Set<StorageSchema.NameSource> = []
-        for (name, source) in StorageSchema(spec: spec, dialect: .postgres).declaredNames() {
-            let length = name.utf8.count
-            guard length > StorageSchema.longestName, reported.insert(source).inserted else { continue }
-            // What makes the name, its own name (when the name is not made from it), where, and
-            // how to shorten it.
-            let (what, own, location, remedy): (String, String?, SourceLocation, String)
-            switch source {
-            case .table(let e):
-                let entity = spec.entities[e]
-                (what, own) = ("table name '\(entity.table)' of entity '\(entity.name)'", entity.table)
-                (location, remedy) = (drafts[e].tableLocation, "give the entity a shorter 'table'")
-            case .attribute(let e, let a):
-                let attribute = spec.entities[e].attributes[a]
-                (what, own) = ("attribute '\(spec.entities[e].name).\(attribute.name)'", attribute.name)
-                (location, remedy) = (attribute.location, "rename the attribute (its JSON key can stay, with 'key')")
-            case .link(let l):
-                let link = spec.links[l]
-                (what, own) = ("relationship '\(link.source).\(link.forward)'", nil)
-                location = spec[entity: link.source].relationships.first { $0.name == link.forward }!.location
-                remedy = "rename the relationship (its JSON key can stay, with 'key'), or shorten its entity's 'table'"
-            }
-            let made = name == own ? "is \(length) bytes long" : "makes the name '\(name)', \(length) bytes long"
+        let limit = "a store's names are at most \(StorageSchema.longestName) bytes (PostgreSQL's limit, kept by every store)"
+        for declared in names where declared.name.utf8.count > StorageSchema.longestName {
+            guard reported.insert(declared.source).inserted else { continue }
+            let (what, own, location, remedy) = describe(declared.source, in: spec)
+            let length = declared.name.utf8.count
+            let made = declared.name == own ? "is \(length) bytes long" : "makes the name '\(declared.name)', \(length) bytes long"
+            report(.invalidName, "\(what) \(made); \(limit): \(remedy)", at: location)
+        }
+        for declared in names where declared.kind == .column && StorageSchema.systemColumns.contains(declared.name) {
+            guard reported.insert(declared.source).inserted else { continue }
+            let (what, _, location, remedy) = describe(declared.source, in: spec)
             report(
                 .invalidName,
-                "\(what) \(made); a store's names are at most \(StorageSchema.longestName) bytes "
-                    + "(PostgreSQL's limit, kept by every store): \(remedy)",
+                "\(what) makes the column '\(declared.name)', a name PostgreSQL keeps for its own columns "
+                    + "(refused by every store): \(remedy)",
                 at: location)
+        }
+        var taken: [String: String] = [:]
+        for (name, role) in StorageSchema.primaryKeyNames(of: names) { taken[name.lowercased()] = role }
+        for declared in names where declared.kind != .column {
+            guard let other = taken[declared.name.lowercased()] else {
+                taken[declared.name.lowercased()] = declared.role
+                continue
+            }
+            guard reported.insert(declared.source).inserted else { continue }
+            let (what, own, location, remedy) = describe(declared.source, in: spec)
+            let made = declared.name == own
+                ? "is the name" : "makes the name '\(declared.name)' for \(declared.role), which is the name"
+            report(
+                .duplicateName,
+                "\(what) \(made) the store gives to \(other) (tables and indexes share their names, ignoring case): \(remedy)",
+                at: location)
+        }
+    }
+
+    /// What in the mappings `source` is, its own name (when a name the store makes may be it),
+    /// where it is, and how to rename it.
+    private func describe(
+        _ source: StorageSchema.NameSource, in spec: MappingSpec
+    ) -> (what: String, own: String?, location: SourceLocation, remedy: String) {
+        switch source {
+        case .table(let e):
+            let entity = spec.entities[e]
+            return ("table name '\(entity.table)' of entity '\(entity.name)'", entity.table, drafts[e].tableLocation,
+                "give the entity another 'table'")
+        case .attribute(let e, let a):
+            let attribute = spec.entities[e].attributes[a]
+            return ("attribute '\(spec.entities[e].name).\(attribute.name)'", attribute.name, attribute.location,
+                "rename the attribute (its JSON key can stay, with 'key')")
+        case .link(let l):
+            let link = spec.links[l]
+            return ("relationship '\(link.source).\(link.forward)'", nil,
+                spec[entity: link.source].relationships.first { $0.name == link.forward }!.location,
+                "rename the relationship (its JSON key can stay, with 'key'), or its entity's 'table'")
         }
     }
 
