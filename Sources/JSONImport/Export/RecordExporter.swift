@@ -103,7 +103,8 @@ struct RecordExporter {
                 guard let value = try links(sibling, of: entity, row: row, depth: depth) else { continue }
                 isWritten = true
                 switch value {
-                case .array(let items): values += items
+                // A `one` relationship's value is one key, which may be an array (a composite key).
+                case .array(let items) where relationship.spec.kind == .many: values += items
                 case .null: break
                 default: values.append(value)
                 }

@@ -148,6 +148,25 @@ import Testing
             """)
     }
 
+    /// A `one` relationship to a composite key is that key whole, as `query` writes it, so that
+    /// importing the export links it again.
+    @Test func aOneRelationshipToACompositeKeyIsTheWholeKey() throws {
+        let mapper = try makeMapper("""
+            entities:
+              Person:
+                primaryKey: [org, num]
+                attributes: { org: string, num: int }
+                relationships:
+                  boss: { to: Person, kind: one }
+            """)
+        try mapper.importJSON(#"[{"org": "a", "num": 1, "boss": ["b", 2]}]"#, as: "Person")
+        let text = try export(mapper, ExportRequest(entity: "Person", ids: ["a,1"], depth: 0, format: .jsonl))
+        #expect(text == #"{"org":"a","num":1,"boss":["b",2]}"# + "\n")
+        let links = try mapper.storedLinks("Person.boss")
+        try mapper.importJSON(text, as: "Person")
+        #expect(try mapper.storedLinks("Person.boss") == links)
+    }
+
     // MARK: Selection and layout
 
     @Test func jsonIsWrappedUnderTheEntitysRootButJSONLinesNever() throws {
