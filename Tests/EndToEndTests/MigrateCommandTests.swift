@@ -212,6 +212,37 @@ import Testing
         #expect(try workspace.run(["migrate"]).stdout == "The store matches the mappings.\n")
     }
 
+    /// A key that stops being one `int` gives the table an `_id`: each row keeps its old key as
+    /// its id, so every link to it holds, on every store (PostgreSQL's key has no default).
+    @Test func aKeyThatStopsBeingOneIntKeepsEveryRowAndLink() throws {
+        let mapping = { (key: String) in [
+            "m.yml": """
+                entities:
+                  A:
+                    primaryKey: \(key)
+                    attributes: { id: int, s: string }
+                  B:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      as: { to: A, kind: many }
+                """
+        ] }
+        let workspace = try Workspace(mappings: mapping("id"))
+        try workspace.importing(#"[{"id": 1, "as": [{"id": 7, "s": "x"}, {"id": 5, "s": "y"}]}]"#, as: "B", file: "b.json")
+        let composite = try write(mapping("[id, s]"), workspace, folder: "Composite")
+        let migrated = try workspace.run(["--mappings", composite, "migrate", "--allow-data-loss"])
+        #expect(migrated.exitCode == 0, "\(migrated)")
+        #expect(try workspace.run(["--mappings", composite, "query", "B", "--format", "jsonl"]).stdout
+            == #"{"id":1,"as":[[7,"x"],[5,"y"]]}"# + "\n")
+        let again = try workspace.run(["--mappings", composite, "import", "B", "b.json", "--quiet", "--report", "json"])
+        #expect(again.stdout.contains(#""A":{"inserted":0,"updated":0,"unchanged":2,"deleted":0}"#), "\(again)")
+        try workspace.write(#"[{"id": 2, "as": [{"id": 9, "s": "z"}]}]"#, to: "more.json")
+        #expect(try workspace.run(["--mappings", composite, "import", "B", "more.json", "--quiet"]).exitCode == 0)
+        #expect(try workspace.run(["--mappings", composite, "query", "A", "--fields", "id,s", "--format", "jsonl"]).stdout
+            == #"{"id":5,"s":"y"}"# + "\n" + #"{"id":7,"s":"x"}"# + "\n" + #"{"id":9,"s":"z"}"# + "\n")
+    }
+
     @Test func migrateOnAMissingStoreIsAStoreError() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["migrate"])

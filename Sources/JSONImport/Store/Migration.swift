@@ -136,14 +136,23 @@ enum Migration {
     /// Recreates `table` with its new columns, copying the columns both versions have.
     private static func rebuild(_ table: String, old: [String], new: StoreSchemaState) -> [String] {
         let kept = Set(old.map(StoreSchemaState.columnName))
-        let common = new.tables[table]!.map(StoreSchemaState.columnName).filter(kept.contains).map(quote)
+        let columns = new.tables[table]!.map(StoreSchemaState.columnName)
+        var targets = columns.filter(kept.contains).map(quote)
+        var sources = targets
+        // A row id the old table did not have (its key is no longer one `int`): each row keeps
+        // the id it had, its old key, so that every link to it holds. (Left out, SQLite would
+        // number the rows anew, and PostgreSQL's `int8` key has no default.)
+        if columns.contains("_id"), !kept.contains("_id"), let id = old.first(where: { $0.contains("PRIMARY KEY") }) {
+            targets.insert(quote("_id"), at: 0)
+            sources.insert(quote(StoreSchemaState.columnName(id)), at: 0)
+        }
         let temporary = "\(table)__migrating"
         let create = new.creates[table]!.replacingOccurrences(
             of: "CREATE TABLE \(quote(table))", with: "CREATE TABLE \(quote(temporary))")
-        let list = common.joined(separator: ", ")
         return [
             create,
-            "INSERT INTO \(quote(temporary)) (\(list)) SELECT \(list) FROM \(quote(table))",
+            "INSERT INTO \(quote(temporary)) (\(targets.joined(separator: ", "))) "
+                + "SELECT \(sources.joined(separator: ", ")) FROM \(quote(table))",
             "DROP TABLE \(quote(table))",
             "ALTER TABLE \(quote(temporary)) RENAME TO \(quote(table))",
         ]
