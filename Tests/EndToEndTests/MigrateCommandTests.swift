@@ -243,6 +243,44 @@ import Testing
             == #"{"id":5,"s":"y"}"# + "\n" + #"{"id":7,"s":"x"}"# + "\n" + #"{"id":9,"s":"z"}"# + "\n")
     }
 
+    /// A key that becomes one `int` gives the rows their keys as ids: the links to them, which
+    /// hold the old ids, are removed as a change that loses data rather than left pointing at
+    /// other rows.
+    @Test func aKeyThatBecomesOneIntRemovesTheLinksToItsRows() throws {
+        let mapping = { (key: String) in [
+            "m.yml": """
+                entities:
+                  A:
+                    primaryKey: \(key)
+                    attributes: { id: int, s: string }
+                    relationships:
+                      next: { to: A, kind: one }
+                  B:
+                    primaryKey: id
+                    attributes: { id: int }
+                    relationships:
+                      as: { to: A, kind: many }
+                """
+        ] }
+        let workspace = try Workspace(mappings: mapping("[id, s]"))
+        try workspace.importing(
+            #"[{"id": 1, "as": [{"id": 7, "s": "x", "next": [5, "y"]}, {"id": 5, "s": "y"}]}]"#, as: "B", file: "b.json")
+        let single = try write(mapping("id"), workspace, folder: "Single")
+        let refused = try workspace.run(["--mappings", single, "migrate"])
+        #expect(refused.exitCode == 1, "\(refused)")
+        #expect(refused.stdout.contains("! remove the links of A.next (the rows of A take their keys as ids)"), "\(refused)")
+        #expect(refused.stdout.contains("! remove the links of B.as (the rows of A take their keys as ids)"), "\(refused)")
+        #expect(try workspace.run(["--mappings", single, "migrate", "--allow-data-loss"]).exitCode == 0)
+        #expect(try workspace.run(["--mappings", single, "query", "B", "--format", "jsonl"]).stdout == #"{"id":1,"as":[]}"# + "\n")
+        #expect(try workspace.run(["--mappings", single, "query", "A", "--format", "jsonl"]).stdout
+            == #"{"id":5,"s":"y","next":null}"# + "\n" + #"{"id":7,"s":"x","next":null}"# + "\n")
+        try workspace.write(#"[{"id": 1, "as": [{"id": 7, "s": "x", "next": 5}, {"id": 5, "s": "y"}]}]"#, to: "b2.json")
+        #expect(try workspace.run(["--mappings", single, "import", "B", "b2.json", "--quiet"]).exitCode == 0)
+        #expect(try workspace.run(["--mappings", single, "query", "B", "--format", "jsonl"]).stdout == #"{"id":1,"as":[7,5]}"# + "\n")
+        #expect(try workspace.run(["--mappings", single, "query", "A", "--id", "7", "--fields", "next", "--format", "jsonl"]).stdout
+            == #"{"next":5}"# + "\n")
+    }
+
     @Test func migrateOnAMissingStoreIsAStoreError() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["migrate"])

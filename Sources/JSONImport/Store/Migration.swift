@@ -133,6 +133,47 @@ enum Migration {
         return MigrationPlan(changes: changes, statements: statements)
     }
 
+    /// `plan` with the links to rows that take new ids removed: a table that loses its `_id`
+    /// (its key becomes its one `int`) gives its rows their keys as ids, and links hold ids.
+    /// Each link table of `spec` to or from such a table is emptied and each link column to it
+    /// cleared, rather than left pointing at other rows, each a change that loses data.
+    static func droppingLinks(
+        to renumbered: Set<String>, in plan: MigrationPlan, from old: StoreSchemaState, spec: MappingSpec
+    ) -> MigrationPlan {
+        guard !renumbered.isEmpty else { return plan }
+        var changes: [MigrationPlan.Change] = []
+        // The marks of when rows were seen (PostgreSQL) name them by id too.
+        var statements = renumbered.sorted().map(StorageSchema.seenTable(of:)).filter { old.tables[$0] != nil }
+            .map { "DELETE FROM \(quote($0))" }
+        for link in spec.links {
+            let source = spec[entity: link.source].table
+            let target = spec[entity: link.target].table
+            let why = "the rows of \(renumbered.contains(target) ? target : source) take their keys as ids"
+            switch link.storage {
+            case .linkTable(let name) where (renumbered.contains(source) || renumbered.contains(target)) && old.tables[name] != nil:
+                changes.append(.init(description: "remove the links of \(link.source).\(link.forward) (\(why))", losesData: true))
+                statements.append("DELETE FROM \(quote(name))")
+            case .foreignKey(let table, let column, let onSource, _):
+                let pointsTo = onSource ? target : source
+                let held = old.tables[table]?.contains { StoreSchemaState.columnName($0) == column } ?? false
+                guard renumbered.contains(pointsTo), held else { continue }
+                changes.append(.init(description: "remove the links of \(link.source).\(link.forward) (\(why))", losesData: true))
+                statements.append("UPDATE \(quote(table)) SET \(quote(column)) = NULL")
+            default:
+                continue
+            }
+        }
+        return MigrationPlan(changes: plan.changes + changes, statements: statements + plan.statements)
+    }
+
+    /// The tables whose rows take other ids going from `old` to `new`: those that lose `_id`.
+    static func renumberedTables(from old: StoreSchemaState, to new: StoreSchemaState) -> Set<String> {
+        Set(new.tables.keys.filter { table in
+            let had = old.tables[table]?.contains { StoreSchemaState.columnName($0) == "_id" } ?? false
+            return had && !new.tables[table]!.contains { StoreSchemaState.columnName($0) == "_id" }
+        })
+    }
+
     /// Recreates `table` with its new columns, copying the columns both versions have.
     private static func rebuild(_ table: String, old: [String], new: StoreSchemaState) -> [String] {
         let kept = Set(old.map(StoreSchemaState.columnName))

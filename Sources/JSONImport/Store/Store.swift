@@ -76,7 +76,9 @@ final class Store {
                 return MigrationPlan(changes: [], statements: [])
             }
             guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
-            let migration = Migration.plan(from: recorded, to: wanted)
+            let migration = Migration.droppingLinks(
+                to: Migration.renumberedTables(from: recorded, to: wanted), in: Migration.plan(from: recorded, to: wanted),
+                from: recorded, spec: spec)
             guard !migration.losesData || allowDataLoss else { return migration }
             do {
                 try engine.executeMigration(migration.statements)
