@@ -212,25 +212,29 @@ import Testing
         #expect(try workspace.run(["migrate"]).stdout == "The store matches the mappings.\n")
     }
 
+    /// A keyed by `key`, linked to itself (`next`) and from B (`as`).
+    private static func keyed(_ key: String) -> [String: String] {
+        ["m.yml": """
+            entities:
+              A:
+                primaryKey: \(key)
+                attributes: { id: int, s: string }
+                relationships:
+                  next: { to: A, kind: one }
+              B:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  as: { to: A, kind: many }
+            """]
+    }
+
     /// A key that stops being one `int` gives the table an `_id`: each row keeps its old key as
     /// its id, so every link to it holds, on every store (PostgreSQL's key has no default).
     @Test func aKeyThatStopsBeingOneIntKeepsEveryRowAndLink() throws {
-        let mapping = { (key: String) in [
-            "m.yml": """
-                entities:
-                  A:
-                    primaryKey: \(key)
-                    attributes: { id: int, s: string }
-                  B:
-                    primaryKey: id
-                    attributes: { id: int }
-                    relationships:
-                      as: { to: A, kind: many }
-                """
-        ] }
-        let workspace = try Workspace(mappings: mapping("id"))
+        let workspace = try Workspace(mappings: Self.keyed("id"))
         try workspace.importing(#"[{"id": 1, "as": [{"id": 7, "s": "x"}, {"id": 5, "s": "y"}]}]"#, as: "B", file: "b.json")
-        let composite = try write(mapping("[id, s]"), workspace, folder: "Composite")
+        let composite = try write(Self.keyed("[id, s]"), workspace, folder: "Composite")
         let migrated = try workspace.run(["--mappings", composite, "migrate", "--allow-data-loss"])
         #expect(migrated.exitCode == 0, "\(migrated)")
         #expect(try workspace.run(["--mappings", composite, "query", "B", "--format", "jsonl"]).stdout
@@ -247,25 +251,10 @@ import Testing
     /// hold the old ids, are removed as a change that loses data rather than left pointing at
     /// other rows.
     @Test func aKeyThatBecomesOneIntRemovesTheLinksToItsRows() throws {
-        let mapping = { (key: String) in [
-            "m.yml": """
-                entities:
-                  A:
-                    primaryKey: \(key)
-                    attributes: { id: int, s: string }
-                    relationships:
-                      next: { to: A, kind: one }
-                  B:
-                    primaryKey: id
-                    attributes: { id: int }
-                    relationships:
-                      as: { to: A, kind: many }
-                """
-        ] }
-        let workspace = try Workspace(mappings: mapping("[id, s]"))
+        let workspace = try Workspace(mappings: Self.keyed("[id, s]"))
         try workspace.importing(
             #"[{"id": 1, "as": [{"id": 7, "s": "x", "next": [5, "y"]}, {"id": 5, "s": "y"}]}]"#, as: "B", file: "b.json")
-        let single = try write(mapping("id"), workspace, folder: "Single")
+        let single = try write(Self.keyed("id"), workspace, folder: "Single")
         let refused = try workspace.run(["--mappings", single, "migrate"])
         #expect(refused.exitCode == 1, "\(refused)")
         #expect(refused.stdout.contains("! remove the links of A.next (the rows of A take their keys as ids)"), "\(refused)")
