@@ -41,11 +41,13 @@ public struct RecordObject: Sendable, Hashable, Sequence {
         for (key, value) in pairs { self[key] = value }
     }
 
-    /// The value for `key`; setting a new key appends it.
+    /// The value for `key`; setting a new key appends it. Keys compare as JSON compares them,
+    /// by their code points: `"é"` (U+00E9) and `"e\u{301}"` are two keys, where Swift's `==`
+    /// takes them for one.
     public subscript(key: String) -> RecordValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
+        get { index(of: key).map { values[$0] } }
         set {
-            if let index = keys.firstIndex(of: key) {
+            if let index = index(of: key) {
                 if let newValue { values[index] = newValue } else {
                     keys.remove(at: index)
                     values.remove(at: index)
@@ -55,6 +57,10 @@ public struct RecordObject: Sendable, Hashable, Sequence {
                 values.append(newValue)
             }
         }
+    }
+
+    private func index(of key: String) -> Int? {
+        keys.firstIndex { $0.unicodeScalars.elementsEqual(key.unicodeScalars) }
     }
 
     /// Returns an iterator over the key-value pairs, in key order.

@@ -305,6 +305,17 @@ private struct Probe {
         #expect(try probe.stored("null") == .null)
     }
 
+    /// JSON compares keys by their code points: `"é"` and `"e\u0301"` are two keys, kept
+    /// and read back as two (Swift's `==` takes them for one).
+    @Test func jsonObjectKeysAreTheirCodePoints() throws {
+        let probe = try Probe("json")
+        #expect(try probe.stored(#"{"\u00e9": 1, "e\u0301": 2}"#) == .text("{\"\u{e9}\":1,\"e\u{301}\":2}"))
+        let record = try #require(try probe.mapper.query("Item").records().first)
+        guard case .object(let object)? = record["v"] else { Issue.record("v is not an object: \(record)"); return }
+        #expect(object.keys.map { Array($0.unicodeScalars) } == [["\u{e9}"], ["e", "\u{301}"]])
+        #expect(object["\u{e9}"] == .number("1") && object["e\u{301}"] == .number("2"))
+    }
+
     // MARK: [T]
 
     @Test func arraysAreConvertedElementWise() throws {
