@@ -173,10 +173,10 @@ enum DateCoding {
     private static func numberText(_ seconds: Double, digits: Int) -> String {
         // Past what 64 bits of microseconds hold (a store written before dates were checked).
         guard abs(seconds) < 9e12 else { return String(digits == 6 ? seconds : seconds * 1000) }
-        let (whole, fraction) = split(seconds, scale: 1_000_000)
-        let micros = (whole * 1_000_000 + fraction).magnitude
+        let total = microseconds(seconds)
+        let micros = total.magnitude
         let unit: UInt64 = digits == 6 ? 1_000_000 : 1_000
-        var text = (whole < 0 ? "-" : "") + String(micros / unit)
+        var text = (total < 0 ? "-" : "") + String(micros / unit)
         var decimals = pad(Int(micros % unit), digits)
         while decimals.hasSuffix("0") { decimals.removeLast() }
         if !decimals.isEmpty { text += "." + decimals }
@@ -193,8 +193,14 @@ enum DateCoding {
     /// `timestamptz` holds microseconds), so that stores compare and print dates alike.
     static func roundedToMicroseconds(_ seconds: Double) -> Double {
         guard abs(seconds) < 9e12 else { return seconds }
+        return Double(microseconds(seconds)) / 1_000_000
+    }
+
+    /// The microseconds since 1970 nearest `seconds` (at most 9.2e12 from 0, which 64 bits
+    /// hold); `roundedToMicroseconds` and PostgreSQL's `timestamptz` go through it alike.
+    static func microseconds(_ seconds: Double) -> Int64 {
         let (whole, fraction) = split(seconds, scale: 1_000_000)
-        return Double(whole) + Double(fraction) / 1_000_000
+        return whole * 1_000_000 + fraction
     }
 
     /// `seconds` as whole seconds and a fraction in units of 1/`scale` second, rounded. The

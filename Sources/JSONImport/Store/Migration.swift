@@ -138,8 +138,9 @@ enum Migration {
     /// Each link table of `spec` to or from such a table is emptied and each link column to it
     /// cleared, rather than left pointing at other rows, each a change that loses data.
     static func droppingLinks(
-        to renumbered: Set<String>, in plan: MigrationPlan, from old: StoreSchemaState, spec: MappingSpec
+        in plan: MigrationPlan, from old: StoreSchemaState, to new: StoreSchemaState, spec: MappingSpec
     ) -> MigrationPlan {
+        let renumbered = renumberedTables(from: old, to: new)
         guard !renumbered.isEmpty else { return plan }
         var changes: [MigrationPlan.Change] = []
         // The marks of when rows were seen (PostgreSQL) name them by id too.
@@ -167,7 +168,7 @@ enum Migration {
     }
 
     /// The tables whose rows take other ids going from `old` to `new`: those that lose `_id`.
-    static func renumberedTables(from old: StoreSchemaState, to new: StoreSchemaState) -> Set<String> {
+    private static func renumberedTables(from old: StoreSchemaState, to new: StoreSchemaState) -> Set<String> {
         Set(new.tables.keys.filter { table in
             let had = old.tables[table]?.contains { StoreSchemaState.columnName($0) == "_id" } ?? false
             return had && !new.tables[table]!.contains { StoreSchemaState.columnName($0) == "_id" }

@@ -49,7 +49,7 @@ extension StorageSchema {
                 guard case .foreignKey(_, let column, _, _) = link.storage else { continue }
                 names.append(DeclaredName(name: column, source: .link(l), role: "the column of '\(link.source).\(link.forward)'", kind: .column))
             }
-            names += indexList(entity).map { DeclaredName(name: $0.name, source: $0.source, role: "an index of table '\(entity.table)'", kind: .index) }
+            names += indexList(entity, at: e).map { DeclaredName(name: $0.name, source: $0.source, role: "an index of table '\(entity.table)'", kind: .index) }
         }
         for (l, link) in spec.links.enumerated() {
             guard case .linkTable(let name) = link.storage else { continue }

@@ -33,9 +33,9 @@ public struct StorageSchema: Sendable, Hashable {
     public var statements: [String] {
         let text = dialect.typeName(of: .scalar(.string))
         var result = ["CREATE TABLE \(quote(Self.metadataTable)) (\"key\" \(text) PRIMARY KEY, \"value\" \(text) NOT NULL)"]
-        for entity in spec.entities {
+        for (e, entity) in spec.entities.enumerated() {
             result.append(createTable(entity))
-            result += indexes(entity)
+            result += indexes(entity, at: e)
             if dialect == .postgres && entity.hasTimestamps {
                 let key = seenTenantColumn(of: entity).map { "\(quote($0.name)) \($0.typeName) NOT NULL, \"_id\" int8, " } ?? "\"_id\" int8 PRIMARY KEY, "
                 let tenantKey = seenTenantColumn(of: entity).map { ", PRIMARY KEY (\(quote($0.name)), \"_id\")" } ?? ""
@@ -229,8 +229,8 @@ public struct StorageSchema: Sendable, Hashable {
         return "CREATE TABLE \(quote(entity.table)) (\n\(lines.joined(separator: ",\n"))\n)"
     }
 
-    private func indexes(_ entity: EntitySpec) -> [String] {
-        indexList(entity).map { index in
+    private func indexes(_ entity: EntitySpec, at e: Int) -> [String] {
+        indexList(entity, at: e).map { index in
             "CREATE \(index.isUnique ? "UNIQUE INDEX" : "INDEX") \(quote(index.name)) ON \(quote(entity.table))"
                 + "(\(index.columns.joined(separator: ", ")))"
         }
@@ -245,12 +245,11 @@ public struct StorageSchema: Sendable, Hashable {
         let source: NameSource
     }
 
-    /// The indexes of `entity`'s table: its key's (where the row id is `_id`), its indexed and
-    /// `unique` attributes', and its link columns'.
-    func indexList(_ entity: EntitySpec) -> [Index] {
+    /// The indexes of `entity`'s table (the `e`th entity of the spec): its key's (where the row
+    /// id is `_id`), its indexed and `unique` attributes', and its link columns'.
+    func indexList(_ entity: EntitySpec, at e: Int) -> [Index] {
         var result: [Index] = []
         let table = entity.table
-        let e = spec.entities.firstIndex { $0.name == entity.name }!
         if !entity.isOwned && entity.rowIDColumn == "_id" {
             result.append(Index(name: "\(table)_key", isUnique: true, columns: entity.primaryKey.map(quote), source: .table(entity: e)))
         }

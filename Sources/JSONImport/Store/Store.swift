@@ -77,8 +77,7 @@ final class Store {
             }
             guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
             let migration = Migration.droppingLinks(
-                to: Migration.renumberedTables(from: recorded, to: wanted), in: Migration.plan(from: recorded, to: wanted),
-                from: recorded, spec: spec)
+                in: Migration.plan(from: recorded, to: wanted), from: recorded, to: wanted, spec: spec)
             guard !migration.losesData || allowDataLoss else { return migration }
             do {
                 try engine.executeMigration(migration.statements)

@@ -41,12 +41,8 @@ enum PostgresTimestamp {
     static func microseconds(fromSeconds seconds: Double) -> Int64? {
         if seconds == .infinity { return .max }
         if seconds == -.infinity { return .min }
-        // Whole seconds and the fraction apart: the fraction is exact, so the rounding to
-        // microseconds is the only one.
-        let whole = seconds.rounded(.down)
-        guard !seconds.isNaN, abs(whole) < 9.2e12 else { return nil }
-        let fraction = ((seconds - whole) * 1_000_000).rounded()
-        return Int64(whole) * 1_000_000 + Int64(fraction) - offset
+        guard !seconds.isNaN, abs(seconds.rounded(.down)) < 9.2e12 else { return nil }
+        return DateCoding.microseconds(seconds) - offset
     }
 
     /// Seconds since 1970 for PostgreSQL's microseconds since 2000.
