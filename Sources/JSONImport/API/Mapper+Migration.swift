@@ -2,7 +2,11 @@ extension Mapper {
     /// Brings an existing store in line with the mappings (SPEC 4.1 `migrate`, 5).
     ///
     /// Safe changes (new entities, attributes, relationships, indexes) are applied; changes
-    /// that would lose data are applied only with `allowDataLoss`. The store must exist.
+    /// that would lose data are applied only with `allowDataLoss`. The store must exist. An
+    /// attribute that changes type keeps the values an import would convert to the new type
+    /// (`"12"` to `12`) and the others become `null`; a key or `required` attribute holding a
+    /// value that does not convert, or keys that become one, fail with a ``StoreError`` of code
+    /// `constraint` and nothing applied.
     ///
     /// ```swift
     /// let plan = try Mapper.migrate(store: "cache.sqlite", to: spec)

@@ -22,6 +22,9 @@ public struct MigrationPlan: Sendable, Hashable {
 
     /// Statements that apply it, in order.
     let statements: [String]
+    /// The columns whose values change type, each converted just before the statement that
+    /// rebuilds its table (see ``Migration/Conversion``).
+    var conversions: [Migration.Conversion] = []
 }
 
 /// A migration that would lose data was refused.
@@ -44,6 +47,19 @@ public struct MigrationRefused: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 enum Migration {
+    /// An attribute column whose values change type: before statement `before` of the plan
+    /// (the one creating the table's new version) runs, its values are converted as an import
+    /// converts their JSON form (the form `export` writes) and kept in the temporary table
+    /// `values`, by row (``SQLDialect/rowIdentity``); the rebuild copies them from there.
+    struct Conversion: Sendable, Hashable {
+        let table: String
+        let column: String
+        let from: AttributeType
+        let to: AttributeType
+        let values: String
+        var before: Int
+    }
+
     /// A column definition as a change names it: in SQLite's words, whatever the store's
     /// dialect, so that both stores describe a change alike (`"score" float8` reads
     /// `"score" REAL`).
@@ -64,9 +80,10 @@ enum Migration {
     }
 
     /// What it takes to go from `old` to `new`.
-    static func plan(from old: StoreSchemaState, to new: StoreSchemaState) -> MigrationPlan {
+    static func plan(from old: StoreSchemaState, to new: StoreSchemaState, dialect: SQLDialect) -> MigrationPlan {
         var changes: [MigrationPlan.Change] = []
         var statements: [String] = []
+        var conversions: [Conversion] = []
         var rebuilt: Set<String> = []
 
         // A seen table (PostgreSQL) comes and goes with its entity's table: no change of its own.
@@ -83,14 +100,26 @@ enum Migration {
             statements.append("DROP TABLE \(quote(table))")
         }
         for table in new.tables.keys.sorted() {
-            guard let oldColumns = old.tables[table], let newColumns = new.tables[table], oldColumns != newColumns else { continue }
+            guard let oldColumns = old.tables[table], let newColumns = new.tables[table] else { continue }
+            // SQLite keeps some types in one column type (`bool` and `int` in `INTEGER`): the
+            // columns may match where the types do not.
+            guard oldColumns != newColumns || (old.types != nil && old.types?[table] != new.types?[table]) else { continue }
             let oldByName = Dictionary(oldColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
             let newByName = Dictionary(newColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
             var losing: [String] = []
             var adding: [String] = []
+            var retyped: [String: (from: AttributeType, to: AttributeType)] = [:]
+            // A link column whose target column changes (SQLite declares it) is rebuilt with no
+            // change of its own: its target's change names it, on every store.
+            var rebuilds = false
             for (name, definition) in oldByName.sorted(by: { $0.key < $1.key }) {
                 if let now = newByName[name] {
-                    if now != definition {
+                    if let types = typeChange(of: name, in: table, from: old, to: new) {
+                        losing.append("change the type of \(table).\(name) from \(types.from) to \(types.to)")
+                        retyped[name] = types
+                    } else if now != definition, withoutReference(now) == withoutReference(definition) {
+                        rebuilds = true
+                    } else if now != definition {
                         losing.append("change column \(table).\(name) from '\(described(definition))' to '\(described(now))'")
                     }
                 } else {
@@ -104,7 +133,7 @@ enum Migration {
                     adding.append(definition)
                 }
             }
-            if losing.isEmpty {
+            if losing.isEmpty && !rebuilds {
                 for definition in adding {
                     changes.append(.init(description: "add column \(table).\(StoreSchemaState.columnName(definition))", losesData: false))
                     statements.append("ALTER TABLE \(quote(table)) ADD COLUMN \(definition)")
@@ -112,7 +141,16 @@ enum Migration {
             } else {
                 changes += losing.map { .init(description: $0, losesData: true) }
                 changes += adding.map { .init(description: "add column \(table).\(StoreSchemaState.columnName($0))", losesData: false) }
-                statements += rebuild(table, old: oldColumns, new: new)
+                var values: [String: String] = [:]
+                for (column, types) in retyped.sorted(by: { $0.key < $1.key }) {
+                    let conversion = Conversion(
+                        table: table, column: column, from: types.from, to: types.to,
+                        values: "_jsonimport_retyped_\(conversions.count)", before: statements.count)
+                    conversions.append(conversion)
+                    values[column] = conversion.values
+                }
+                statements += rebuild(table, old: oldColumns, new: new, converting: values, dialect: dialect)
+                statements += values.values.sorted().map { "DROP TABLE \(quote($0))" }
                 rebuilt.insert(table)
             }
         }
@@ -130,10 +168,28 @@ enum Migration {
             }
             statements.append(statement)
         }
-        return MigrationPlan(changes: changes, statements: statements)
+        return MigrationPlan(changes: changes, statements: statements, conversions: conversions)
     }
 
-    /// `plan` with the links to rows that take new ids removed: a table that loses its `_id`
+    /// The types attribute `column` of `table` goes between, when they differ. Compared as
+    /// recorded when both states record them; else as the column definitions store them, so
+    /// that a store recorded before the types were finds no change its SQL types do not show.
+    private static func typeChange(
+        of column: String, in table: String, from old: StoreSchemaState, to new: StoreSchemaState
+    ) -> (from: AttributeType, to: AttributeType)? {
+        if old.types != nil, new.types != nil {
+            guard let was = old.attributeType(of: column, in: table), let now = new.attributeType(of: column, in: table), was != now
+            else { return nil }
+            return (was, now)
+        }
+        var stored = new
+        stored.types = nil
+        guard let was = old.attributeType(of: column, in: table), let now = stored.attributeType(of: column, in: table), was != now
+        else { return nil }
+        return (was, new.attributeType(of: column, in: table) ?? now)
+    }
+
+    /// The links to rows that take new ids removed: a table that loses its `_id`
     /// (its key becomes its one `int`) gives its rows their keys as ids, and links hold ids.
     /// Each link table of `spec` to or from such a table is emptied and each link column to it
     /// cleared, rather than left pointing at other rows, each a change that loses data.
@@ -164,7 +220,9 @@ enum Migration {
                 continue
             }
         }
-        return MigrationPlan(changes: plan.changes + changes, statements: statements + plan.statements)
+        var conversions = plan.conversions
+        for i in conversions.indices { conversions[i].before += statements.count }
+        return MigrationPlan(changes: plan.changes + changes, statements: statements + plan.statements, conversions: conversions)
     }
 
     /// The tables whose rows take other ids going from `old` to `new`: those that lose `_id`.
@@ -175,20 +233,37 @@ enum Migration {
         })
     }
 
-    /// Recreates `table` with its new columns, copying the columns both versions have.
-    private static func rebuild(_ table: String, old: [String], new: StoreSchemaState) -> [String] {
+    /// A column definition without the foreign key it declares, if any.
+    private static func withoutReference(_ definition: String) -> Substring {
+        definition.range(of: " REFERENCES ").map { definition[..<$0.lowerBound] } ?? definition[...]
+    }
+
+    /// The name `table`'s new version has while a migration rebuilds it.
+    static func rebuilding(_ table: String) -> String { table + "__migrating" }
+
+    /// Recreates `table` with its new columns, copying the columns both versions have: those
+    /// of `converting` (column → the temporary table of its ``Conversion``) from their
+    /// converted values.
+    private static func rebuild(
+        _ table: String, old: [String], new: StoreSchemaState, converting: [String: String], dialect: SQLDialect
+    ) -> [String] {
         let kept = Set(old.map(StoreSchemaState.columnName))
-        let columns = new.tables[table]!.map(StoreSchemaState.columnName)
-        var targets = columns.filter(kept.contains).map(quote)
-        var sources = targets
+        let columns = new.tables[table]!.map(StoreSchemaState.columnName).filter(kept.contains)
+        var targets = columns.map(quote)
+        var sources = columns.map { column in
+            guard let values = converting[column] else { return quote(column) }
+            return "(SELECT m.\"value\" FROM \(quote(values)) AS m WHERE m.\"row\" = \(quote(table)).\(dialect.rowIdentity.column))"
+        }
         // A row id the old table did not have (its key is no longer one `int`): each row keeps
         // the id it had, its old key, so that every link to it holds. (Left out, SQLite would
         // number the rows anew, and PostgreSQL's `int8` key has no default.)
-        if columns.contains("_id"), !kept.contains("_id"), let id = old.first(where: { $0.contains("PRIMARY KEY") }) {
+        if new.tables[table]!.contains(where: { StoreSchemaState.columnName($0) == "_id" }), !kept.contains("_id"),
+            let id = old.first(where: { $0.contains("PRIMARY KEY") })
+        {
             targets.insert(quote("_id"), at: 0)
             sources.insert(quote(StoreSchemaState.columnName(id)), at: 0)
         }
-        let temporary = "\(table)__migrating"
+        let temporary = rebuilding(table)
         let create = new.creates[table]!.replacingOccurrences(
             of: "CREATE TABLE \(quote(table))", with: "CREATE TABLE \(quote(temporary))")
         return [

@@ -57,8 +57,13 @@ struct RecordReader {
 
     /// A stored value in its JSON form for `attribute`.
     static func jsonValue(_ value: StoredValue, of attribute: AttributeSpec) -> RecordValue {
+        jsonValue(value, of: attribute.type)
+    }
+
+    /// A stored value in its JSON form for an attribute of `type`.
+    static func jsonValue(_ value: StoredValue, of type: AttributeType) -> RecordValue {
         if case .null = value { return .null }
-        switch (attribute.type, value) {
+        switch (type, value) {
         case (.scalar(.bool), .integer(let v)): return .bool(v != 0)
         case (.scalar(.date), .real(let s)): return .string(DateCoding.format(s, format: .iso8601))
         case (.scalar(.date), .integer(let s)): return .string(DateCoding.format(Double(s), format: .iso8601))

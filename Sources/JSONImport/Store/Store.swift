@@ -77,14 +77,9 @@ final class Store {
             }
             guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
             let migration = Migration.droppingLinks(
-                in: Migration.plan(from: recorded, to: wanted), from: recorded, to: wanted, spec: spec)
+                in: Migration.plan(from: recorded, to: wanted, dialect: engine.dialect), from: recorded, to: wanted, spec: spec)
             guard !migration.losesData || allowDataLoss else { return migration }
-            do {
-                try engine.executeMigration(migration.statements)
-            } catch let error as StoreError where error.code == .constraint && error.sql?.hasPrefix("CREATE UNIQUE INDEX") == true {
-                // In the store's own words, which differ between SQLite and PostgreSQL.
-                throw StoreError(.constraint, "rows hold the same value where the mappings now want it unique", sql: error.sql)
-            }
+            try Migration.apply(migration, spec: spec, on: engine)
             try engine.record(wanted)
             return migration
         }

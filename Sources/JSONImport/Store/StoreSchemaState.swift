@@ -11,12 +11,20 @@ struct StoreSchemaState: Codable, Equatable {
     var indexes: [String: String]
     /// Index name → the table it belongs to.
     var indexTables: [String: String]
+    /// Table name → attribute column → the attribute's type (`int`, `[date]`), for the tables
+    /// of entities: what a column's values mean, which its SQL type alone does not say (SQLite
+    /// keeps `bool` and `int` alike, `date` and `double` alike). `nil` in a store recorded before
+    /// the types were; ``attributeType(of:in:)`` then reads them off the column definitions.
+    var types: [String: [String: String]]?
 
     init(_ schema: StorageSchema) {
         tables = [:]
         creates = [:]
         indexes = [:]
         indexTables = [:]
+        types = Dictionary(schema.spec.entities.map { entity in
+            (entity.table, Dictionary(entity.attributes.map { ($0.name, $0.type.description) }, uniquingKeysWith: { a, _ in a }))
+        }, uniquingKeysWith: { a, _ in a })
         for statement in schema.statements.dropFirst() {
             if statement.hasPrefix("CREATE TABLE") {
                 let name = Self.name(in: statement, after: "CREATE TABLE ")
@@ -67,6 +75,26 @@ struct StoreSchemaState: Codable, Equatable {
             if line.hasSuffix(",") { line.removeLast() }
             return line
         }.filter { !$0.hasPrefix("PRIMARY KEY") }
+    }
+
+    /// The type of attribute `column` of `table`: as recorded, or, in a store recorded before
+    /// the types were, the type the column's SQL type stores (`INTEGER` an `int`, `REAL` a
+    /// `double`, `TEXT` a `string`; PostgreSQL's `bool`, `timestamptz` and `uuid` as named);
+    /// `nil` for a column no attribute has (row ids, links, bookkeeping).
+    func attributeType(of column: String, in table: String) -> AttributeType? {
+        if let types {
+            return types[table]?[column].flatMap(AttributeType.init(parsing:))
+        }
+        guard !column.hasPrefix("_"), let definition = tables[table]?.first(where: { Self.columnName($0) == column }) else { return nil }
+        let type = definition.dropFirst(quote(column).count + 1).prefix { $0 != " " }
+        switch type {
+        case "INTEGER", "int8": return .int
+        case "REAL", "float8": return .double
+        case "bool": return .bool
+        case "timestamptz": return .date
+        case "uuid": return .uuid
+        default: return .string
+        }
     }
 
     /// The column name of a definition line.

@@ -260,6 +260,11 @@ enum HelpTexts {
         entity, a type or key change) are listed and nothing is applied (exit status 1)
         unless --allow-data-loss is given.
 
+        An attribute that changes type keeps the values an import would convert to the
+        new type ("12" to 12); the others become null. A key or required attribute
+        holding a value that does not convert fails the migration (exit status 1) with
+        nothing applied.
+
         USAGE: jsonimport migrate [OPTIONS]
 
         OPTIONS:

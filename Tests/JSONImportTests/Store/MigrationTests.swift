@@ -104,7 +104,7 @@ import Testing
                   - remove table Repo_tags and its rows
                   - remove table Tag and its rows
                   - remove column User.boss and its values
-                  - change column User.score from '"score" REAL' to '"score" TEXT'
+                  - change the type of User.score from double to string
                 run 'jsonimport migrate --allow-data-loss' to apply them
                 """
         }
@@ -123,13 +123,32 @@ import Testing
         func changes(_ dialect: SQLDialect) -> [String] {
             let plan = Migration.plan(
                 from: StoreSchemaState(StorageSchema(spec: before, dialect: dialect)),
-                to: StoreSchemaState(StorageSchema(spec: after, dialect: dialect)))
+                to: StoreSchemaState(StorageSchema(spec: after, dialect: dialect)), dialect: dialect)
             return plan.changes.map { "\($0.losesData ? "!" : "+") \($0.description)" }
         }
         let sqlite = changes(.sqlite)
-        #expect(sqlite.contains(#"! change column User.score from '"score" REAL' to '"score" TEXT'"#), "\(sqlite)")
-        #expect(sqlite.contains(#"! change column User.login from '"login" TEXT' to '"login" INTEGER'"#), "\(sqlite)")
+        #expect(sqlite.contains("! change the type of User.score from double to string"), "\(sqlite)")
+        #expect(sqlite.contains("! change the type of User.login from string to bool"), "\(sqlite)")
         #expect(changes(.postgres) == sqlite)
+    }
+
+    /// A store recorded before the attribute types were finds only the type changes its column
+    /// types show, converting from the type its column stores; it records the types next time.
+    @Test func aStoreRecordedBeforeAttributeTypesFindsTheChangesItsColumnsShow() throws {
+        let before = try MappingSpec.load(yaml: Self.original, file: "before.yml")
+        let edited = Self.original.replacingOccurrences(of: "score: double", with: "score: string")
+            .replacingOccurrences(of: "login: string", with: "login: url")
+        let after = try MappingSpec.load(yaml: edited, file: "after.yml")
+        for dialect in SQLDialect.allCases {
+            var recorded = StoreSchemaState(StorageSchema(spec: before, dialect: dialect))
+            recorded.types = nil
+            let wanted = StoreSchemaState(StorageSchema(spec: after, dialect: dialect))
+            let plan = Migration.plan(from: recorded, to: wanted, dialect: dialect)
+            #expect(plan.changes.map(\.description) == ["change the type of User.score from double to string"], "\(dialect)")
+            #expect(plan.conversions.map { "\($0.column): \($0.from) to \($0.to)" } == ["score: double to string"], "\(dialect)")
+            #expect(Migration.plan(from: recorded, to: StoreSchemaState(StorageSchema(spec: before, dialect: dialect)), dialect: dialect).isEmpty)
+            #expect(wanted.types?["User"]?["login"] == "url")
+        }
     }
 
     @Test func allowingDataLossAppliesEveryChangeAndKeepsTheRest() throws {

@@ -1,0 +1,71 @@
+import Foundation
+
+extension Migration {
+    /// Applies `plan` to `engine` in the open write transaction: its statements in order, the
+    /// values of each ``Conversion`` made just before the statement that copies them. A
+    /// constraint the copied rows break fails in the same words on every store.
+    static func apply(_ plan: MigrationPlan, spec: MappingSpec, on engine: any StoreEngine) throws {
+        do {
+            var done = 0
+            for conversion in plan.conversions {
+                try engine.executeMigration(Array(plan.statements[done..<conversion.before]))
+                done = conversion.before
+                try convert(conversion, spec: spec, on: engine)
+            }
+            try engine.executeMigration(Array(plan.statements[done...]))
+        } catch let error as StoreError where error.code == .constraint {
+            guard let sql = error.sql else { throw error }
+            if sql.hasPrefix("CREATE UNIQUE INDEX") {
+                throw StoreError(.constraint, "rows hold the same value where the mappings now want it unique", sql: sql)
+            }
+            // Only a key can be broken by copying rows: two converted keys became one.
+            if let table = plan.conversions.first(where: { sql.hasPrefix("INSERT INTO \(quote(rebuilding($0.table))) ") })?.table {
+                throw StoreError(.constraint, "rows of \(table) hold the same key once their values take the types the mappings now give them")
+            }
+            throw error
+        }
+    }
+
+    /// Makes the temporary table of `conversion`: each row's value of the column converted as an
+    /// import converts its JSON form (the form `export` writes), with the attribute's `format`
+    /// for dates. A value that does not convert is left out, so the row's value becomes `null`;
+    /// in a key or `required` attribute, which cannot be `null`, it fails the migration instead.
+    private static func convert(_ conversion: Conversion, spec: MappingSpec, on engine: any StoreEngine) throws {
+        let entity = spec.entities.first { $0.table == conversion.table }
+        let attribute = entity?.attribute(named: conversion.column)
+        let identity = engine.dialect.rowIdentity
+        try engine.run(
+            "CREATE TEMP TABLE \(quote(conversion.values)) (\"row\" \(identity.type) PRIMARY KEY, \"value\" \(engine.dialect.typeName(of: conversion.to)))",
+            [])
+        let column = quote(conversion.column)
+        let rows = try engine.rows("SELECT \(identity.read), \(column) FROM \(quote(conversion.table)) WHERE \(column) IS NOT NULL", [])
+        let parser = JSONParser()
+        var converted: [StoredValue] = []
+        converted.reserveCapacity(2 * rows.count)
+        for row in rows {
+            let form = RecordReader.jsonValue(row[1], of: conversion.from)
+            let document = try parser.parse(JSONInput(form.jsonText))
+            let failure: String
+            switch document.root.converted(to: conversion.to, format: attribute?.dateFormat ?? .iso8601) {
+            case .success(let value) where !value.isNull:
+                converted += [row[0], value.stored]
+                continue
+            case .success: failure = "found null"
+            case .failure(let issue): failure = issue.description
+            }
+            let isKey = entity?.primaryKey.contains(conversion.column) == true
+            guard isKey || attribute?.isRequired == true else { continue }
+            throw StoreError(
+                .constraint,
+                "a value of \(entity?.name ?? conversion.table).\(conversion.column) does not take its new type (\(failure)), "
+                    + "and \(conversion.column) \(isKey ? "is part of the key" : "is required")")
+        }
+        // A few hundred rows a statement: the parameters of one stay well within both stores' limits.
+        let pairs = 400
+        for start in stride(from: 0, to: converted.count, by: 2 * pairs) {
+            let part = Array(converted[start..<min(start + 2 * pairs, converted.count)])
+            let tuples = repeatElement("(?, ?)", count: part.count / 2).joined(separator: ", ")
+            try engine.run("INSERT INTO \(quote(conversion.values)) (\"row\", \"value\") VALUES \(tuples)", part)
+        }
+    }
+}
