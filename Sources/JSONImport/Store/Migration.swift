@@ -189,7 +189,7 @@ enum Migration {
         return (was, new.attributeType(of: column, in: table) ?? now)
     }
 
-    /// The links to rows that take new ids removed: a table that loses its `_id`
+    /// `plan` with the links to rows that take new ids removed: a table that loses its `_id`
     /// (its key becomes its one `int`) gives its rows their keys as ids, and links hold ids.
     /// Each link table of `spec` to or from such a table is emptied and each link column to it
     /// cleared, rather than left pointing at other rows, each a change that loses data.
