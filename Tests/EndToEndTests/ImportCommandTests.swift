@@ -265,4 +265,34 @@ import Testing
         #expect(try !workspace.hasStore())
         #expect(try workspace.run(["query", "User", "--fields", "id", "--format", "jsonl"], env: env).stdout == "{\"id\":1}\n")
     }
+
+    /// Keys are compared by their code points, as both stores compare text: `"é"` (U+00E9) and
+    /// `"e\u{301}"` are two rows, in one import and in the next, as keys and as references (the
+    /// importer's caches took them for one, as `String`'s `==` does, so that a re-import counted
+    /// one row updated, or failed on PostgreSQL with a duplicate key).
+    @Test func keysThatDifferOnlyInNormalizationAreTwoRows() throws {
+        let workspace = try Workspace(mappings: ["m.yml": """
+            entities:
+              Node:
+                primaryKey: key
+                attributes: { key: string }
+                relationships:
+                  peers: { to: Peer, kind: many }
+              Peer:
+                primaryKey: key
+                attributes: { key: string, val: int }
+                relationships:
+                  next: { to: Peer, kind: one, by: id }
+            """])
+        try workspace.write(
+            #"[{"key": "n1", "peers": [{"key": "p\u00e9", "val": 1, "next": "pe\u0301"}]},"#
+                + #" {"key": "n2", "peers": [{"key": "pe\u0301", "val": 2, "next": "p\u00e9"}]}]"#, to: "nodes.json")
+        let first = try workspace.run(["import", "Node", "nodes.json", "--report", "json"])
+        #expect(first.stdout.contains(#""Peer":{"inserted":2,"updated":0,"unchanged":0,"deleted":0}"#), "\(first)")
+        let again = try workspace.run(["import", "Node", "nodes.json", "--report", "json"])
+        #expect(again.stdout.contains(#""Peer":{"inserted":0,"updated":0,"unchanged":2,"deleted":0}"#), "\(again)")
+        // Bytewise, "e" (0x65) sorts before "é" (0xC3 0xA9).
+        #expect(try workspace.run(["query", "Peer", "--format", "jsonl"]).stdout
+            == "{\"key\":\"pe\u{301}\",\"val\":2,\"next\":\"p\u{e9}\"}\n{\"key\":\"p\u{e9}\",\"val\":1,\"next\":\"pe\u{301}\"}\n")
+    }
 }

@@ -57,7 +57,7 @@ enum Value {
                 ?? b.utf8.elementsEqual(a)
         case .text(let a):
             guard case .text(let b) = stored else { return false }
-            return a == b
+            return a.hasSameCodePoints(as: b)
         }
     }
 

@@ -210,6 +210,9 @@ public enum Transform: String, Sendable, Hashable, CaseIterable {
 /// `json` and `[T]` → text holding minified JSON. In a `[T]` array, elements are written as JSON
 /// numbers for `int`, `double` and `date` (seconds), `true`/`false` for `bool`, and strings
 /// otherwise (see `ValueConversion.jsonElement`).
+///
+/// Two text values are equal when they hold the same code points, as every store compares text:
+/// `"é"` (U+00E9) and `"e\u{301}"` are two values, which `String`'s `==` would take for one.
 public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
     /// No value (`NULL`).
     case null
@@ -227,6 +230,31 @@ public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
         case .integer(let v): return String(v)
         case .real(let v): return String(v)
         case .text(let v): return "\"\(v)\""
+        }
+    }
+
+    public static func == (a: StoredValue, b: StoredValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.real(let x), .real(let y)): return x == y
+        case (.text(let x), .text(let y)): return x.hasSameCodePoints(as: y)
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .integer(let v):
+            hasher.combine(1 as UInt8)
+            hasher.combine(v)
+        case .real(let v):
+            hasher.combine(2 as UInt8)
+            hasher.combine(v)
+        case .text(let v):
+            hasher.combine(3 as UInt8)
+            v.hashCodePoints(into: &hasher)
         }
     }
 }
