@@ -256,6 +256,24 @@ import Testing
         #expect(workspace.contents(of: "jsonimport.sqlite") == Data("not a database, just text\n".utf8))
     }
 
+    /// An empty file at the store's path holds no store, as an empty PostgreSQL schema does not:
+    /// every command but `import` fails as on a missing store and leaves the file as it was;
+    /// `import` makes the store there.
+    @Test(.sqliteStore("an empty file at the store's path"))
+    func anEmptyFileIsNoStoreUntilAnImport() throws {
+        let workspace = try Workspace()
+        try workspace.write("", to: "jsonimport.sqlite")
+        let missing = "error: store './jsonimport.sqlite' does not exist\n"
+        for command in [["query", "User"], ["delete", "User", "--id", "1"], ["migrate"], ["stats"]] {
+            let result = try workspace.run(command)
+            #expect(result == CLIResult(exitCode: 3, stdout: "", stderr: missing), "\(command) \(result)")
+        }
+        #expect(workspace.contents(of: "jsonimport.sqlite") == Data())
+        try workspace.write(#"[{"id": 1}]"#, to: "users.json")
+        #expect(try workspace.run(["--quiet", "import", "User", "users.json"]).exitCode == 0)
+        #expect(try workspace.run(["query", "User", "--fields", "id", "--format", "jsonl"]).stdout == "{\"id\":1}\n")
+    }
+
     @Test func importCreatesAMissingStoreWhereTheEnvironmentSays() throws {
         let workspace = try Workspace()
         try workspace.write(#"{"id": 1}"#, to: "one.json")

@@ -25,7 +25,14 @@ final class SQLiteEngine: StoreEngine {
         let connection = try SQLiteConnection(
             path: location.path, name: location.name, create: location.create, busyTimeout: busyTimeout,
             readOnly: location.readOnly)
-        try connection.transaction(.read) { try StoreFormat.check(connection) }
+        try connection.transaction(.read) {
+            try StoreFormat.check(connection)
+            // A file holding no table (empty, or a database emptied) holds no store, as an
+            // empty PostgreSQL schema does not: only an import makes one there.
+            if location.path != ":memory:" && !location.create, try connection.rows("SELECT 1 FROM sqlite_master LIMIT 1").isEmpty {
+                throw StoreError(.notFound, "store '\(location.name ?? location.path)' does not exist")
+            }
+        }
         if !location.readOnly { try connection.enableWAL(waitingUpTo: busyTimeout) }
         return SQLiteEngine(connection: connection)
     }
