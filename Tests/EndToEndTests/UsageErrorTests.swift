@@ -31,6 +31,16 @@ import Testing
         try expectUsageError(["frobnicate"], "unknown command 'frobnicate'")
     }
 
+    /// A list of names with an empty one (`--fields ""`, `id,,login`, `id,`) names nothing to
+    /// print: before, `--fields ""` printed an empty object per row.
+    @Test func anEmptyNameInAFieldListIsAUsageError() throws {
+        let expected = "expected names separated by commas"
+        try expectUsageError(["query", "User", "--fields", ""], "invalid value '' for option '--fields': \(expected)", command: "query")
+        try expectUsageError(["query", "User", "--fields", "id,"], "invalid value 'id,' for option '--fields': \(expected)", command: "query")
+        try expectUsageError(
+            ["export", "User", "--except", "id,,login"], "invalid value 'id,,login' for option '--except': \(expected)", command: "export")
+    }
+
     @Test func missingCommandIsAUsageError() throws {
         try expectUsageError([], "missing command")
         try expectUsageError(["--quiet"], "missing command")

@@ -39,8 +39,8 @@ struct ExportCommand: Command {
         request.filter = arguments.value(of: "--where")
         request.depth = try arguments.integer(of: "--depth", minimum: 0) ?? 1
         request.format = arguments.value(of: "--format") == "jsonl" ? .jsonl : .json
-        let included = arguments.value(of: "--fields").map(Self.names)
-        let excepted = arguments.value(of: "--except").map(Self.names)
+        let included = try arguments.names(of: "--fields")
+        let excepted = try arguments.names(of: "--except")
         switch (included, excepted) {
         case (.some, .some): throw .usage("--fields and --except cannot be used together")
         case (let names?, nil): request.fields = .included(names)
@@ -48,10 +48,6 @@ struct ExportCommand: Command {
         case (nil, nil): break
         }
         self.request = request
-    }
-
-    private static func names(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     func run(in context: CommandContext) throws {

@@ -57,7 +57,7 @@ struct QueryCommand: Command {
         self.order = order
         limit = try arguments.integer(of: "--limit", minimum: 0)
         offset = try arguments.integer(of: "--offset", minimum: 0)
-        fields = arguments.value(of: "--fields").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        fields = try arguments.names(of: "--fields")
         includesMeta = arguments.isSet("--meta")
         format = arguments.value(of: "--format") ?? (isatty(STDOUT_FILENO) == 1 ? "table" : "json")
     }
