@@ -121,6 +121,51 @@ struct PostgresImportRowsTests {
         #expect(trips[0].allSatisfy { $0 <= 40 }, "\(trips[0])")
     }
 
+    /// Rows of an entity with a `unique` attribute go to the server at once, each in a savepoint,
+    /// so that the index refuses a taken value at the write; a row that gives the attribute no
+    /// value (`null`, which the index never refuses) goes with the others' hand-over instead,
+    /// until a change gives it one. Before, 150,000 such rows took 41 s against SQLite's 3 s.
+    @Test func rowsGivingNoUniqueValueAreHandedOverWithTheOthers() throws {
+        let yaml = """
+            entities:
+              Member:
+                primaryKey: id
+                attributes: { id: int, name: string, code: { type: string, unique: true } }
+            """
+        let spec = try MappingSpec.load(yaml: yaml, file: "unique.yml")
+        func members(_ count: Int, coded: Set<Int>) -> String {
+            "[" + (1...count).map { i in
+                coded.contains(i) ? #"{"id": \#(i), "name": "m\#(i)", "code": "c\#(i % 3)"}"# : #"{"id": \#(i), "name": "m\#(i)"}"#
+            }.joined(separator: ", ") + "]"
+        }
+        var trips: [Int] = []
+        for count in [12, 600] {
+            try TestPostgres.withSchema { url, _ in
+                let postgres = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+                let rows = try Self.engine(postgres).rowPath
+                let start = rows.roundTrips
+                try postgres.importData(Data(members(count, coded: []).utf8), as: "Member")
+                trips.append(rows.roundTrips - start)
+            }
+        }
+        #expect(trips[0] == trips[1], "\(trips)")
+        // Codes given on insert and by a later change of a row the server does not hold yet;
+        // a code taken is refused at its record, as on SQLite.
+        let payload = members(9, coded: [2, 3, 5]).dropLast() + #", {"id": 1, "code": "c9"}, {"id": 4, "code": "c9"}]"#
+        var options = ImportOptions.default
+        options.onError = .skip
+        try TestPostgres.withSchema { url, _ in
+            let sqlite = try Mapper(spec: spec, store: .inMemory)
+            let postgres = try Mapper(spec: spec, store: .postgres(URL(string: url)!))
+            let expected = try sqlite.importData(Data(payload.utf8), as: "Member", options: options)
+            let report = try postgres.importData(Data(payload.utf8), as: "Member", options: options)
+            #expect(report.errors.map(\.description) == expected.errors.map(\.description))
+            #expect(report.errors.count == 2, "\(report.errors)")
+            let request = ExportRequest(entity: "Member", depth: 0)
+            #expect(try postgres.exportData(request) == sqlite.exportData(request))
+        }
+    }
+
     /// Repos point at their owner: a re-import reads them with their users (by `owner`), not a
     /// second time by their keys; a repo that moves to a user whose batch does not hold its old
     /// owner is read by its key, after the owners' repos.

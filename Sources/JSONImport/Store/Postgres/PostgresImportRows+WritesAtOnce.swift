@@ -2,9 +2,26 @@
 /// with a hand-over (see ``PostgresImportRows``).
 extension PostgresImportRows {
     /// Whether writes to `entity` go to the server at once: its `unique` attributes' index must
-    /// refuse a value at the write that gives it.
+    /// refuse a value at the write that gives it. A new row that gives none (each `null`, which
+    /// the index never refuses) goes with the hand-over, as other entities' rows do, until a
+    /// change gives it one (see ``givesUniqueValue(_:_:)``).
     func isWrittenAtOnce(_ entity: EntityPlan) -> Bool {
         entity.spec.attributes.contains(where: \.isUnique)
+    }
+
+    /// Whether `row` holds a value of one of `entity`'s `unique` attributes other than its key
+    /// (a key is one row's alone anyway).
+    func givesUniqueValue(_ entity: EntityPlan, _ row: PostgresRowCache.Row) -> Bool {
+        entity.uniqueSlots.contains { row.values[$0] != .null }
+    }
+
+    /// Inserts `row`, new, as row `id` of `entity` at once (see ``writeAtOnce(_:_:)``): the
+    /// server holds it from then on.
+    func insertNow(_ entity: EntityPlan, id: Int64, _ row: inout PostgresRowCache.Row) throws(StoreError) {
+        let values = insertValues(entity, id: id, row)
+        _ = try writeAtOnce(entity) { () throws(StoreError) in try connection.run(insertSQL(entity), values) }
+        row.isStored = true
+        row.isDirty = false
     }
 
     /// Runs a write to the server in a savepoint of its own, so that an index's refusal fails

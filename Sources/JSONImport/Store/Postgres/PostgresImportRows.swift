@@ -210,12 +210,8 @@ final class PostgresImportRows: ImportRows {
             values: stored, columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, stampedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
-        if isWrittenAtOnce(entity) {
-            _ = try writeAtOnce(entity) { () throws(StoreError) in
-                try connection.run(insertSQL(entity), insertValues(entity, id: id, row))
-            }
-            row.isStored = true
-            row.isDirty = false
+        if isWrittenAtOnce(entity), givesUniqueValue(entity, row) {
+            try insertNow(entity, id: id, &row)
         }
         cache.setRow(rows, id, consume row)
         changeCount += 1
@@ -256,6 +252,15 @@ final class PostgresImportRows: ImportRows {
     ) throws(StoreError) {
         let rows = cache.rows(entity)
         try load(rows, id: row)
+        if isWrittenAtOnce(entity), var cached = rows.rows[row], !cached.isStored {
+            // A row the server does not hold yet, which gave no unique value: it goes with
+            // the hand-over unless this change gives it one, which the index checks now.
+            try body(&cached)
+            if givesUniqueValue(entity, cached) { try insertNow(entity, id: row, &cached) } else { cached.isDirty = true }
+            cache.setRow(rows, row, cached)
+            changeCount += 1
+            return
+        }
         if isWrittenAtOnce(entity) {
             changeCount += try writeAtOnce(entity, now)
             guard var cached = rows.rows[row] else { return }
