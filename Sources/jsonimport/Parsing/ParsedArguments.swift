@@ -41,9 +41,6 @@ struct ParsedArguments: Sendable {
         return argumentValues[name] ?? []
     }
 
-    /// The value of `option` as an integer of at least `minimum`, or `nil` when it was not given.
-    ///
-    /// - Throws: a usage error naming the option when the value is not such an integer.
     /// The names of an option that takes a list (`--fields id,login`), trimmed; `nil` when the
     /// option is not given. An empty list or name (`--fields ""`, `id,,login`) is a usage error.
     func names(of option: String) throws(CLIError) -> [String]? {
@@ -55,6 +52,9 @@ struct ParsedArguments: Sendable {
         return names
     }
 
+    /// The value of `option` as an integer of at least `minimum`, or `nil` when it was not given.
+    ///
+    /// - Throws: a usage error naming the option when the value is not such an integer.
     func integer(of option: String, minimum: Int = .min) throws(CLIError) -> Int? {
         guard let text = value(of: option) else { return nil }
         guard let number = Int(text), number >= minimum else {
