@@ -341,6 +341,48 @@ import Testing
         #expect(try twice.run(["query", "A", "--format", "jsonl"]).stdout == #"{"id":"012"}"# + "\n" + #"{"id":"12"}"# + "\n")
     }
 
+    /// A column that turns from an attribute into a link (or back) holds values that mean
+    /// something else: the change is listed on every store (SQLite's column declares its
+    /// reference, PostgreSQL's does not) and its values are not carried over.
+    @Test func anAttributeThatBecomesALinkIsListedAndClearedOnEveryStore() throws {
+        let workspace = try Workspace(mappings: ["m.yml": "entities:\n  U:\n    primaryKey: login\n    attributes: { login: string, boss: int }\n"])
+        try workspace.importing(#"[{"login": "a", "boss": 2}, {"login": "b", "boss": 1}]"#, as: "U", file: "u.json")
+        let linked = try write(
+            ["m.yml": "entities:\n  U:\n    primaryKey: login\n    attributes: { login: string }\n    relationships:\n      boss: { to: U, kind: one }\n"],
+            workspace, folder: "Linked")
+        let refused = try workspace.run(["--mappings", linked, "migrate"])
+        #expect(refused.exitCode == 1, "\(refused)")
+        #expect(refused.stdout.contains("  ! change column U.boss from an attribute to a link\n"), "\(refused)")
+        #expect(try workspace.run(["--mappings", linked, "migrate", "--allow-data-loss"]).exitCode == 0)
+        #expect(try workspace.run(["--mappings", linked, "query", "U", "--format", "jsonl"]).stdout
+            == #"{"login":"a","boss":null}"# + "\n" + #"{"login":"b","boss":null}"# + "\n")
+    }
+
+    /// A distributed entity's tenant is held by its link tables too: its type cannot change,
+    /// on any store, and nothing is applied.
+    @Test func theTypeOfATenantCannotChange() throws {
+        let mapping = """
+            entities:
+              Member:
+                primaryKey: id
+                distribution: { key: orgId }
+                attributes: { id: int, orgId: string }
+                relationships:
+                  tags: { to: Tag, kind: many }
+              Tag:
+                primaryKey: name
+                attributes: { name: string }
+            """
+        let workspace = try Workspace(mappings: ["m.yml": mapping])
+        try workspace.importing(#"[{"id": 1, "orgId": "7", "tags": [{"name": "x"}]}]"#, as: "Member", file: "m.json")
+        let before = try workspace.run(["query", "Member", "--format", "jsonl"])
+        let retyped = try write(["m.yml": mapping.replacingOccurrences(of: "orgId: string", with: "orgId: int")], workspace, folder: "Retyped")
+        #expect(try workspace.run(["--mappings", retyped, "migrate", "--allow-data-loss"]) == CLIResult(
+            exitCode: 1, stdout: "",
+            stderr: "error: the type of Member.orgId cannot change: it is the tenant of the distributed entity Member, which its links hold too\n"))
+        #expect(try workspace.run(["query", "Member", "--format", "jsonl"]) == before)
+    }
+
     @Test func migrateOnAMissingStoreIsAStoreError() throws {
         let workspace = try Workspace()
         let result = try workspace.run(["migrate"])

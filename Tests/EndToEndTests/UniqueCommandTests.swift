@@ -40,6 +40,38 @@ import Testing
             stderr: #"error: dup.json: record 1 at $[1].name: 'name' must be unique: "api" (key 'name') is also held by Repo 1"# + "\n"))
     }
 
+    /// A `unique` attribute that is part of a composite key: a value held by another row is the
+    /// record's error at once (a key cannot wait for the end of the import as other values do),
+    /// in the same words on every store; and a `unique` key found by a reference's `targetKey`
+    /// in the same import.
+    @Test func aUniqueKeyPartHeldByAnotherRowIsTheRecordsErrorOnEveryStore() throws {
+        let workspace = try Workspace(mappings: ["items.yml": """
+            entities:
+              Item:
+                primaryKey: [region, sku]
+                attributes: { region: string, sku: { type: string, unique: true } }
+              Part:
+                primaryKey: code
+                attributes: { code: { type: string, unique: true } }
+              Order:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  parts: { to: Part, kind: many }
+                  first: { to: Part, kind: one, by: id, targetKey: code, missing: error }
+            """])
+        try workspace.write(#"[{"region": "eu", "sku": "A"}, {"region": "us", "sku": "A"}, {"region": "us", "sku": "B"}]"#, to: "i.json")
+        let result = try workspace.run(["import", "Item", "i.json", "--on-error", "skip", "--report", "json"])
+        #expect(result.stdout.contains(
+            #""errors":[{"file":"i.json","record":1,"path":"$[1].sku","message":"'sku' must be unique: \"A\" (key 'sku') is also held by Item (\"eu\", \"A\")"}]"#),
+            "\(result)")
+        #expect(try workspace.run(["query", "Item", "--format", "jsonl"]).stdout
+            == #"{"region":"eu","sku":"A"}"# + "\n" + #"{"region":"us","sku":"B"}"# + "\n")
+        try workspace.write(#"[{"id": 1, "parts": [{"code": "p1"}], "first": "p1"}]"#, to: "o.json")
+        #expect(try workspace.run(["import", "Order", "o.json", "--quiet"]).exitCode == 0)
+        #expect(try workspace.run(["query", "Order", "--format", "jsonl"]).stdout == #"{"id":1,"parts":["p1"],"first":"p1"}"# + "\n")
+    }
+
     @Test func skipLeavesTheRecordOutWhenReadFromStandardInput() throws {
         let workspace = try workspace()
         let result = try workspace.run(

@@ -38,7 +38,10 @@ extension Importer {
         after error: RecordError, _ entity: EntityPlan, values: [Value?], row: Int64?
     ) throws(RecordError) -> (held: [Int], cleared: [Value?]) {
         let held = entity.uniqueSlots.isEmpty || !error.isConstraint ? [] : try uniqueConflicts(entity, values: values, row: row)
-        guard !held.isEmpty else { throw error }
+        guard !held.isEmpty else {
+            if error.isConstraint, let conflict = try keyPartConflict(entity, values: values, row: row) { throw conflict }
+            throw error
+        }
         var cleared = values
         for slot in held { cleared[slot] = .null }
         return (held, cleared)
@@ -52,6 +55,22 @@ extension Importer {
             if let holder = try holder(entity, slot: slot, value: value), holder != row { held.append(slot) }
         }
         return held
+    }
+
+    /// The error of a `unique` attribute that is part of a composite key, whose value another
+    /// row holds: it cannot wait for the end of the import as other unique values do (a key is
+    /// never `null`), so the record fails, in the same words on every store.
+    private func keyPartConflict(_ entity: EntityPlan, values: [Value?], row: Int64?) throws(RecordError) -> RecordError? {
+        guard entity.keySlots.count > 1 else { return nil }
+        for slot in entity.keySlots where entity.attributes[slot].spec.isUnique {
+            guard let value = values[slot], !value.isNull, let holder = try holder(entity, slot: slot, value: value), holder != row
+            else { continue }
+            let attribute = entity.attributes[slot]
+            return fail(
+                "'\(attribute.spec.name)' must be unique: \(value.stored.shown) (key '\(attribute.spec.key)') is also held by \(try describe(entity, row: holder))",
+                key: attribute)
+        }
+        return nil
     }
 
     /// The row holding `value` in unique attribute `slot`, if any.

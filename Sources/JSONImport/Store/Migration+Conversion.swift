@@ -5,6 +5,7 @@ extension Migration {
     /// values of each ``Conversion`` made just before the statement that copies them. A
     /// constraint the copied rows break fails in the same words on every store.
     static func apply(_ plan: MigrationPlan, spec: MappingSpec, on engine: any StoreEngine) throws {
+        try checkConversions(plan.conversions, spec: spec)
         do {
             var done = 0
             for conversion in plan.conversions {
@@ -15,14 +16,45 @@ extension Migration {
             try engine.executeMigration(Array(plan.statements[done...]))
         } catch let error as StoreError where error.code == .constraint {
             guard let sql = error.sql else { throw error }
+            // Two converted keys that became one: the table's key, or the unique index that
+            // keeps a key that is not the row id.
+            let retyped = plan.conversions.first {
+                sql.hasPrefix("INSERT INTO \(quote(rebuilding($0.table))) ") || sql.hasPrefix("CREATE UNIQUE INDEX \(quote($0.table + "_key")) ")
+            }
+            if let table = retyped?.table, isUniqueViolation(error) {
+                throw StoreError(.constraint, "rows of \(table) hold the same key once their values take the types the mappings now give them")
+            }
             if sql.hasPrefix("CREATE UNIQUE INDEX") {
                 throw StoreError(.constraint, "rows hold the same value where the mappings now want it unique", sql: sql)
             }
-            // Only a key can be broken by copying rows: two converted keys became one.
-            if let table = plan.conversions.first(where: { sql.hasPrefix("INSERT INTO \(quote(rebuilding($0.table))) ") })?.table {
-                throw StoreError(.constraint, "rows of \(table) hold the same key once their values take the types the mappings now give them")
-            }
             throw error
+        }
+    }
+
+    /// Whether `error` is a unique index's refusal, in SQLite's words or PostgreSQL's.
+    private static func isUniqueViolation(_ error: StoreError) -> Bool {
+        error.message.contains("UNIQUE constraint failed") || error.message.contains("duplicate key value")
+    }
+
+    /// Refuses, before anything is applied, a conversion no store can make alike: of a type read
+    /// off a column's SQL type (a store recorded before attribute types were, where SQLite keeps
+    /// `int` and `bool` alike, `double` and `date` alike), or of a distributed entity's tenant,
+    /// which its link tables and seen marks hold too.
+    private static func checkConversions(_ conversions: [Conversion], spec: MappingSpec) throws {
+        for conversion in conversions {
+            let entity = spec.entities.first { $0.table == conversion.table }
+            let name = "\(entity?.name ?? conversion.table).\(conversion.column)"
+            guard conversion.isRecorded else {
+                throw StoreError(
+                    .constraint,
+                    "the type of \(name) cannot change: the store does not record its attributes' types (an earlier version made it); "
+                        + "open it once with the mappings it was made with, which records them, then migrate")
+            }
+            if let entity, entity.tenantAttribute == conversion.column {
+                throw StoreError(
+                    .constraint,
+                    "the type of \(name) cannot change: it is the tenant of the distributed entity \(entity.name), which its links hold too")
+            }
         }
     }
 
@@ -33,12 +65,13 @@ extension Migration {
     private static func convert(_ conversion: Conversion, spec: MappingSpec, on engine: any StoreEngine) throws {
         let entity = spec.entities.first { $0.table == conversion.table }
         let attribute = entity?.attribute(named: conversion.column)
-        let identity = engine.dialect.rowIdentity
+        let values = quote(conversion.values)
+        let rowType = engine.dialect.typeName(of: .int)
         try engine.run(
-            "CREATE TEMP TABLE \(quote(conversion.values)) (\"row\" \(identity.type) PRIMARY KEY, \"value\" \(engine.dialect.typeName(of: conversion.to)))",
-            [])
+            "CREATE TEMP TABLE \(values) (\"row\" \(rowType) PRIMARY KEY, \"value\" \(engine.dialect.typeName(of: conversion.to)))", [])
         let column = quote(conversion.column)
-        let rows = try engine.rows("SELECT \(identity.read), \(column) FROM \(quote(conversion.table)) WHERE \(column) IS NOT NULL", [])
+        let rows = try engine.rows(
+            "SELECT \(quote(conversion.rowID)), \(column) FROM \(quote(conversion.table)) WHERE \(column) IS NOT NULL", [])
         let parser = JSONParser()
         var converted: [StoredValue] = []
         converted.reserveCapacity(2 * rows.count)
@@ -65,7 +98,7 @@ extension Migration {
         for start in stride(from: 0, to: converted.count, by: 2 * pairs) {
             let part = Array(converted[start..<min(start + 2 * pairs, converted.count)])
             let tuples = repeatElement("(?, ?)", count: part.count / 2).joined(separator: ", ")
-            try engine.run("INSERT INTO \(quote(conversion.values)) (\"row\", \"value\") VALUES \(tuples)", part)
+            try engine.run("INSERT INTO \(values) (\"row\", \"value\") VALUES \(tuples)", part)
         }
     }
 }

@@ -50,14 +50,69 @@ enum Migration {
     /// An attribute column whose values change type: before statement `before` of the plan
     /// (the one creating the table's new version) runs, its values are converted as an import
     /// converts their JSON form (the form `export` writes) and kept in the temporary table
-    /// `values`, by row (``SQLDialect/rowIdentity``); the rebuild copies them from there.
+    /// `values`, by the row id (the old table's column `rowID`); the rebuild copies them from
+    /// there.
     struct Conversion: Sendable, Hashable {
         let table: String
         let column: String
         let from: AttributeType
         let to: AttributeType
+        /// Whether the store recorded the old type, rather than it being read off the column's
+        /// SQL type (which SQLite shares between `int` and `bool`, `double` and `date`).
+        let isRecorded: Bool
+        let rowID: String
         let values: String
         var before: Int
+    }
+
+    /// How the columns of one table differ between two states.
+    private struct ColumnDiff {
+        /// Changes that lose data, described.
+        var losing: [String] = []
+        /// Definitions of new columns that may be added in place.
+        var adding: [String] = []
+        /// Attribute columns whose type changes.
+        var retyped: [String: (from: AttributeType, to: AttributeType)] = [:]
+        /// Columns that turn from an attribute into a link or back: their values mean
+        /// something else, so they are not copied.
+        var cleared: Set<String> = []
+        /// A link column whose target column changes (SQLite declares it) is rebuilt with no
+        /// change of its own: its target's change names it, on every store.
+        var rebuilds = false
+
+        init(_ table: String, from old: StoreSchemaState, to new: StoreSchemaState) {
+            let oldColumns = old.tables[table]!, newColumns = new.tables[table]!
+            let newByName = Dictionary(newColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
+            let oldNames = Set(oldColumns.map(StoreSchemaState.columnName))
+            for definition in oldColumns.sorted(by: { StoreSchemaState.columnName($0) < StoreSchemaState.columnName($1) }) {
+                let name = StoreSchemaState.columnName(definition)
+                guard let now = newByName[name] else {
+                    losing.append("remove column \(table).\(name) and its values")
+                    continue
+                }
+                let wasAttribute = old.types?[table]?[name] != nil, isAttribute = new.types?[table]?[name] != nil
+                if old.types != nil, new.types != nil, wasAttribute != isAttribute {
+                    losing.append("change column \(table).\(name) from \(wasAttribute ? "an attribute to a link" : "a link to an attribute")")
+                    cleared.insert(name)
+                } else if let types = Migration.typeChange(of: name, in: table, from: old, to: new) {
+                    losing.append("change the type of \(table).\(name) from \(types.from) to \(types.to)")
+                    retyped[name] = types
+                } else if now != definition, definition.contains(" REFERENCES "), now.contains(" REFERENCES "),
+                    Migration.withoutReference(now) == Migration.withoutReference(definition)
+                {
+                    rebuilds = true
+                } else if now != definition {
+                    losing.append("change column \(table).\(name) from '\(Migration.described(definition))' to '\(Migration.described(now))'")
+                }
+            }
+            for definition in newColumns where !oldNames.contains(StoreSchemaState.columnName(definition)) {
+                if definition.contains("PRIMARY KEY") || definition.contains("NOT NULL") {
+                    losing.append("add key column \(table).\(StoreSchemaState.columnName(definition))")
+                } else {
+                    adding.append(definition)
+                }
+            }
+        }
     }
 
     /// A column definition as a change names it: in SQLite's words, whatever the store's
@@ -80,7 +135,7 @@ enum Migration {
     }
 
     /// What it takes to go from `old` to `new`.
-    static func plan(from old: StoreSchemaState, to new: StoreSchemaState, dialect: SQLDialect) -> MigrationPlan {
+    static func plan(from old: StoreSchemaState, to new: StoreSchemaState) -> MigrationPlan {
         var changes: [MigrationPlan.Change] = []
         var statements: [String] = []
         var conversions: [Conversion] = []
@@ -104,36 +159,9 @@ enum Migration {
             // SQLite keeps some types in one column type (`bool` and `int` in `INTEGER`): the
             // columns may match where the types do not.
             guard oldColumns != newColumns || (old.types != nil && old.types?[table] != new.types?[table]) else { continue }
-            let oldByName = Dictionary(oldColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
-            let newByName = Dictionary(newColumns.map { (StoreSchemaState.columnName($0), $0) }, uniquingKeysWith: { a, _ in a })
-            var losing: [String] = []
-            var adding: [String] = []
-            var retyped: [String: (from: AttributeType, to: AttributeType)] = [:]
-            // A link column whose target column changes (SQLite declares it) is rebuilt with no
-            // change of its own: its target's change names it, on every store.
-            var rebuilds = false
-            for (name, definition) in oldByName.sorted(by: { $0.key < $1.key }) {
-                if let now = newByName[name] {
-                    if let types = typeChange(of: name, in: table, from: old, to: new) {
-                        losing.append("change the type of \(table).\(name) from \(types.from) to \(types.to)")
-                        retyped[name] = types
-                    } else if now != definition, withoutReference(now) == withoutReference(definition) {
-                        rebuilds = true
-                    } else if now != definition {
-                        losing.append("change column \(table).\(name) from '\(described(definition))' to '\(described(now))'")
-                    }
-                } else {
-                    losing.append("remove column \(table).\(name) and its values")
-                }
-            }
-            for definition in newColumns where oldByName[StoreSchemaState.columnName(definition)] == nil {
-                if definition.contains("PRIMARY KEY") || definition.contains("NOT NULL") {
-                    losing.append("add key column \(table).\(StoreSchemaState.columnName(definition))")
-                } else {
-                    adding.append(definition)
-                }
-            }
-            if losing.isEmpty && !rebuilds {
+            let diff = ColumnDiff(table, from: old, to: new)
+            let losing = diff.losing, adding = diff.adding
+            if losing.isEmpty && !diff.rebuilds {
                 for definition in adding {
                     changes.append(.init(description: "add column \(table).\(StoreSchemaState.columnName(definition))", losesData: false))
                     statements.append("ALTER TABLE \(quote(table)) ADD COLUMN \(definition)")
@@ -141,16 +169,20 @@ enum Migration {
             } else {
                 changes += losing.map { .init(description: $0, losesData: true) }
                 changes += adding.map { .init(description: "add column \(table).\(StoreSchemaState.columnName($0))", losesData: false) }
-                var values: [String: String] = [:]
-                for (column, types) in retyped.sorted(by: { $0.key < $1.key }) {
+                var sources: [String: String] = Dictionary(uniqueKeysWithValues: diff.cleared.map { ($0, "NULL") })
+                let rowID = oldColumns.contains { StoreSchemaState.columnName($0) == "_id" }
+                    ? "_id" : oldColumns.first { $0.contains("PRIMARY KEY") }.map(StoreSchemaState.columnName) ?? "_id"
+                var made: [String] = []
+                for (column, types) in diff.retyped.sorted(by: { $0.key < $1.key }) {
                     let conversion = Conversion(
-                        table: table, column: column, from: types.from, to: types.to,
+                        table: table, column: column, from: types.from, to: types.to, isRecorded: old.types != nil, rowID: rowID,
                         values: "_jsonimport_retyped_\(conversions.count)", before: statements.count)
                     conversions.append(conversion)
-                    values[column] = conversion.values
+                    made.append(conversion.values)
+                    sources[column] = "(SELECT m.\"value\" FROM \(quote(conversion.values)) AS m WHERE m.\"row\" = \(quote(table)).\(quote(rowID)))"
                 }
-                statements += rebuild(table, old: oldColumns, new: new, converting: values, dialect: dialect)
-                statements += values.values.sorted().map { "DROP TABLE \(quote($0))" }
+                statements += rebuild(table, old: oldColumns, new: new, sources: sources)
+                statements += made.map { "DROP TABLE \(quote($0))" }
                 rebuilt.insert(table)
             }
         }
@@ -241,19 +273,13 @@ enum Migration {
     /// The name `table`'s new version has while a migration rebuilds it.
     static func rebuilding(_ table: String) -> String { table + "__migrating" }
 
-    /// Recreates `table` with its new columns, copying the columns both versions have: those
-    /// of `converting` (column → the temporary table of its ``Conversion``) from their
-    /// converted values.
-    private static func rebuild(
-        _ table: String, old: [String], new: StoreSchemaState, converting: [String: String], dialect: SQLDialect
-    ) -> [String] {
+    /// Recreates `table` with its new columns, copying the columns both versions have, each
+    /// from the expression `sources` gives it, if any (a converted value, `NULL`).
+    private static func rebuild(_ table: String, old: [String], new: StoreSchemaState, sources given: [String: String]) -> [String] {
         let kept = Set(old.map(StoreSchemaState.columnName))
         let columns = new.tables[table]!.map(StoreSchemaState.columnName).filter(kept.contains)
         var targets = columns.map(quote)
-        var sources = columns.map { column in
-            guard let values = converting[column] else { return quote(column) }
-            return "(SELECT m.\"value\" FROM \(quote(values)) AS m WHERE m.\"row\" = \(quote(table)).\(dialect.rowIdentity.column))"
-        }
+        var sources = columns.map { given[$0] ?? quote($0) }
         // A row id the old table did not have (its key is no longer one `int`): each row keeps
         // the id it had, its old key, so that every link to it holds. (Left out, SQLite would
         // number the rows anew, and PostgreSQL's `int8` key has no default.)

@@ -345,14 +345,4 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// keeps links whole itself and declares none, since checking each row written would
     /// double the cost of an import.
     var declaresForeignKeys: Bool { self == .sqlite }
-
-    /// What names a row of an entity table while nothing writes it: its column, the type of
-    /// that column's values, and how a read gives them (SQLite's `rowid`; PostgreSQL's `ctid`,
-    /// read as text). A migration converting a column's values keys them by it.
-    var rowIdentity: (column: String, type: String, read: String) {
-        switch self {
-        case .sqlite: ("rowid", "INTEGER", "rowid")
-        case .postgres: ("ctid", "tid", "ctid::text")
-        }
-    }
 }

@@ -77,7 +77,7 @@ final class Store {
             }
             guard recorded != wanted else { return MigrationPlan(changes: [], statements: []) }
             let migration = Migration.droppingLinks(
-                in: Migration.plan(from: recorded, to: wanted, dialect: engine.dialect), from: recorded, to: wanted, spec: spec)
+                in: Migration.plan(from: recorded, to: wanted), from: recorded, to: wanted, spec: spec)
             guard !migration.losesData || allowDataLoss else { return migration }
             try Migration.apply(migration, spec: spec, on: engine)
             try engine.record(wanted)

@@ -123,7 +123,7 @@ import Testing
         func changes(_ dialect: SQLDialect) -> [String] {
             let plan = Migration.plan(
                 from: StoreSchemaState(StorageSchema(spec: before, dialect: dialect)),
-                to: StoreSchemaState(StorageSchema(spec: after, dialect: dialect)), dialect: dialect)
+                to: StoreSchemaState(StorageSchema(spec: after, dialect: dialect)))
             return plan.changes.map { "\($0.losesData ? "!" : "+") \($0.description)" }
         }
         let sqlite = changes(.sqlite)
@@ -143,12 +143,43 @@ import Testing
             var recorded = StoreSchemaState(StorageSchema(spec: before, dialect: dialect))
             recorded.types = nil
             let wanted = StoreSchemaState(StorageSchema(spec: after, dialect: dialect))
-            let plan = Migration.plan(from: recorded, to: wanted, dialect: dialect)
+            let plan = Migration.plan(from: recorded, to: wanted)
             #expect(plan.changes.map(\.description) == ["change the type of User.score from double to string"], "\(dialect)")
             #expect(plan.conversions.map { "\($0.column): \($0.from) to \($0.to)" } == ["score: double to string"], "\(dialect)")
-            #expect(Migration.plan(from: recorded, to: StoreSchemaState(StorageSchema(spec: before, dialect: dialect)), dialect: dialect).isEmpty)
+            #expect(Migration.plan(from: recorded, to: StoreSchemaState(StorageSchema(spec: before, dialect: dialect))).isEmpty)
             #expect(wanted.types?["User"]?["login"] == "url")
         }
+    }
+
+    /// A store recorded before the types were cannot tell what its `REAL` or `INTEGER` columns
+    /// held on SQLite (`date` or `double`, `bool` or `int`), so a retype there is refused before
+    /// anything is applied, saying how to record the types; opened once with its own mappings,
+    /// it converts them.
+    @Test func aRetypeOfAStoreRecordedBeforeAttributeTypesWaitsForThemToBeRecorded() throws {
+        let store = try StoreFile()
+        let before = try store.contents()
+        let mapper = try Mapper(spec: MappingSpec.load(yaml: Self.original), store: .file(store.path))
+        try mapper.store.withLock { shared in
+            try shared.engine.transaction {
+                var state = try #require(try shared.engine.recordedState())
+                state.types = nil
+                try shared.engine.run(
+                    "UPDATE \(quote(StorageSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = 'schema'", [.text(state.json)])
+            }
+        }
+        let retyped = try Self.spec { $0.replacingOccurrences(of: "score: double", with: "score: string") }
+        #expect {
+            try Mapper.migrate(store: store.path, to: retyped, allowDataLoss: true)
+        } throws: { error in
+            (error as? StoreError)?.message == "the type of User.score cannot change: the store does not record its attributes' types "
+                + "(an earlier version made it); open it once with the mappings it was made with, which records them, then migrate"
+        }
+        // Opened with its own mappings, it records the types, and nothing else changed.
+        #expect(try Mapper.migrate(store: store.path, to: MappingSpec.load(yaml: Self.original)).isEmpty)
+        #expect(try store.contents() == before)
+        #expect(try Mapper.migrate(store: store.path, to: retyped, allowDataLoss: true).changes.count == 1)
+        let users = try Mapper(spec: retyped, store: .file(store.path)).query("User").records()
+        #expect(users.first.map { RecordValue.object($0).jsonText }?.contains(#""score":"1.5""#) == true)
     }
 
     @Test func allowingDataLossAppliesEveryChangeAndKeepsTheRest() throws {

@@ -9,10 +9,12 @@ extension PostgresImportRows {
         entity.spec.attributes.contains(where: \.isUnique)
     }
 
-    /// Whether `row` holds a value of one of `entity`'s `unique` attributes other than its key
-    /// (a key is one row's alone anyway).
+    /// Whether `row` holds a value of one of `entity`'s `unique` attributes, its key's included:
+    /// a `unique` key attribute, never `null`, has its rows written at once, where the server's
+    /// index answers lookups by it (a reference's `targetKey`) and refuses a value a composite
+    /// key's other parts do not make unique.
     func givesUniqueValue(_ entity: EntityPlan, _ row: PostgresRowCache.Row) -> Bool {
-        entity.uniqueSlots.contains { row.values[$0] != .null }
+        entity.spec.attributes.indices.contains { entity.spec.attributes[$0].isUnique && row.values[$0] != .null }
     }
 
     /// Inserts `row`, new, as row `id` of `entity` at once (see ``writeAtOnce(_:_:)``): the
