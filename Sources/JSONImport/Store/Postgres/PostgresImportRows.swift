@@ -8,9 +8,9 @@ import Foundation
 ///
 /// What the cache does not know is read from the server one statement at a time and cached:
 /// the server lacks only writes to rows the cache holds, so such a read needs no hand-over
-/// first. Rows of entities with `unique` attributes are the exception to writing late: their
+/// first. Rows that give a `unique` attribute a value are the exception to writing late: their
 /// writes go to the server at once, each in a savepoint of its own, so that a unique index's
-/// refusal reaches the importer at the write, as in SQLite.
+/// refusal reaches the importer at the write, as in SQLite (see ``isWrittenAtOnce(_:)``).
 ///
 /// Row ids of entities without a single `int` key (`_id`) are numbered here, from the
 /// largest the table holds when a write transaction first needs one: writers hold the store's
