@@ -111,7 +111,7 @@ struct PayloadReader {
             pending.removeAll(keepingCapacity: true)
             pendingBytes = 0
         }
-        while let (line, number) = try lines.next(source: source.name) {
+        while let (line, number) = try nextLine(&lines, record: index, importingFirst: importPending) {
             defer { lineStart = lines.bytesRead }
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
             if pending.count == capacity || pendingBytes >= Self.bytesPerBatch { try importPending() }
@@ -133,6 +133,22 @@ struct PayloadReader {
             index += 1
         }
         try importPending()
+    }
+
+    /// The next line of `lines`. A line past the size limit is the error of record `record`,
+    /// the one it holds, after the lines before it are imported, as a line that is no JSON is.
+    private func nextLine(
+        _ lines: inout LineChunker, record: Int, importingFirst importPending: () throws -> Void
+    ) throws -> (ArraySlice<UInt8>, Int)? {
+        do {
+            return try lines.next(source: source.name)
+        } catch let error as ImportError where error.code == .tooLarge {
+            try importPending()
+            guard let issue = error.report.errors.first else { throw error }
+            throw ImportError(
+                code: error.code, message: error.message,
+                issue: ImportIssue(file: issue.file, record: record, path: issue.path, message: issue.message, line: issue.line))
+        }
     }
 
     private func readAll() throws -> JSONInput {

@@ -53,6 +53,22 @@ import Testing
                 == "tooLarge: <data>:2: the line is longer than the limit of 20 bytes")
     }
 
+    /// A line past the limit is the error of the record it holds, after the lines before it are
+    /// read, as a line that is no JSON is: its report names the record and counts those before.
+    @Test func aLineOverTheLimitIsTheErrorOfItsRecord() throws {
+        let mapper = try makeMapper(yaml)
+        var options = ImportOptions(maxPayloadSize: 20)
+        options.format = .jsonl
+        let lines = #"{"id": 1}"# + "\n\n" + #"{"id": 2, "extra": "long line"}"# + "\n"
+        #expect {
+            try mapper.importJSON(lines, as: "Item", options: options)
+        } throws: { error in
+            guard let error = error as? ImportError, let issue = error.report.errors.first else { return false }
+            return error.code == .tooLarge && issue.record == 1 && issue.line == 3 && error.report.records == 1
+        }
+        #expect(try mapper.rowCount("Item") == 0)
+    }
+
     @Test func limitsOutOfRangeAreUsageErrors() throws {
         let message = try refusal("[]", ImportOptions(maxDepth: 0))
         #expect(message?.hasPrefix("usage: limits out of range: maxDepth must be 1 to 10000, got 0") == true)
