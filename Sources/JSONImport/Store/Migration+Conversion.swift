@@ -69,36 +69,56 @@ extension Migration {
         let rowType = engine.dialect.typeName(of: .int)
         try engine.run(
             "CREATE TEMP TABLE \(values) (\"row\" \(rowType) PRIMARY KEY, \"value\" \(engine.dialect.typeName(of: conversion.to)))", [])
-        let column = quote(conversion.column)
-        let rows = try engine.rows(
-            "SELECT \(quote(conversion.rowID)), \(column) FROM \(quote(conversion.table)) WHERE \(column) IS NOT NULL", [])
+        let column = quote(conversion.column), rowID = quote(conversion.rowID)
         let parser = JSONParser()
-        var converted: [StoredValue] = []
-        converted.reserveCapacity(2 * rows.count)
-        for row in rows {
-            let form = RecordReader.jsonValue(row[1], of: conversion.from)
-            let document = try parser.parse(JSONInput(form.jsonText))
-            let failure: String
-            switch document.root.converted(to: conversion.to, format: attribute?.dateFormat ?? .iso8601) {
-            case .success(let value) where !value.isNull:
-                converted += [row[0], value.stored]
-                continue
-            case .success: failure = "found null"
-            case .failure(let issue): failure = issue.description
+        // In pages by row id, so that a large table's values are never all in memory at once.
+        var after = Int64.min
+        while true {
+            let rows = try engine.rows(
+                "SELECT \(rowID), \(column) FROM \(quote(conversion.table)) WHERE \(column) IS NOT NULL AND \(rowID) > ? "
+                    + "ORDER BY \(rowID) LIMIT \(Self.conversionPage)", [.integer(after)])
+            guard case .integer(let last)? = rows.last?.first else { return }
+            after = last
+            var converted: [StoredValue] = []
+            converted.reserveCapacity(2 * rows.count)
+            for row in rows {
+                guard let value = try convertedValue(row[1], conversion, entity: entity, attribute: attribute, parser: parser) else { continue }
+                converted += [row[0], value]
             }
-            let isKey = entity?.primaryKey.contains(conversion.column) == true
-            guard isKey || attribute?.isRequired == true else { continue }
-            throw StoreError(
-                .constraint,
-                "a value of \(entity?.name ?? conversion.table).\(conversion.column) does not take its new type (\(failure)), "
-                    + "and \(conversion.column) \(isKey ? "is part of the key" : "is required")")
+            // A few hundred rows a statement: the parameters of one stay well within both stores' limits.
+            let pairs = 400
+            for start in stride(from: 0, to: converted.count, by: 2 * pairs) {
+                let part = Array(converted[start..<min(start + 2 * pairs, converted.count)])
+                let tuples = repeatElement("(?, ?)", count: part.count / 2).joined(separator: ", ")
+                try engine.run("INSERT INTO \(values) (\"row\", \"value\") VALUES \(tuples)", part)
+            }
+            if rows.count < Self.conversionPage { return }
         }
-        // A few hundred rows a statement: the parameters of one stay well within both stores' limits.
-        let pairs = 400
-        for start in stride(from: 0, to: converted.count, by: 2 * pairs) {
-            let part = Array(converted[start..<min(start + 2 * pairs, converted.count)])
-            let tuples = repeatElement("(?, ?)", count: part.count / 2).joined(separator: ", ")
-            try engine.run("INSERT INTO \(values) (\"row\", \"value\") VALUES \(tuples)", part)
+    }
+
+    /// Rows a conversion reads at a time.
+    static let conversionPage = 10_000
+
+    /// `stored`, a value of `conversion`'s column, in its new type; `nil` when it does not convert
+    /// (the row's value becomes `null`).
+    /// - Throws: ``StoreError`` (`constraint`) when it does not convert and the attribute is part
+    ///   of the key or `required`.
+    private static func convertedValue(
+        _ stored: StoredValue, _ conversion: Conversion, entity: EntitySpec?, attribute: AttributeSpec?, parser: JSONParser
+    ) throws -> StoredValue? {
+        let form = RecordReader.jsonValue(stored, of: conversion.from)
+        let document = try parser.parse(JSONInput(form.jsonText))
+        let failure: String
+        switch document.root.converted(to: conversion.to, format: attribute?.dateFormat ?? .iso8601) {
+        case .success(let value) where !value.isNull: return value.stored
+        case .success: failure = "found null"
+        case .failure(let issue): failure = issue.description
         }
+        let isKey = entity?.primaryKey.contains(conversion.column) == true
+        guard isKey || attribute?.isRequired == true else { return nil }
+        throw StoreError(
+            .constraint,
+            "a value of \(entity?.name ?? conversion.table).\(conversion.column) does not take its new type (\(failure)), "
+                + "and \(conversion.column) \(isKey ? "is part of the key" : "is required")")
     }
 }
