@@ -73,12 +73,19 @@ extension PostgresImportRows {
         if !entity.spec.isOwned { try body(.integer(row.isStub ? 1 : 0)) }
     }
 
-    /// Per unique link column of `entity`: the `UPDATE` clearing it in the staged rows that
-    /// change it.
+    /// Per unique link column and non-key `unique` attribute of `entity`: the `UPDATE` clearing
+    /// it in the staged rows that change it.
     func releaseSQL(_ entity: EntityPlan) -> [String] {
         let stage = quote(Self.stageName(entity))
-        return entity.selfColumns.compactMap { r in
+        let links = entity.selfColumns.compactMap { r -> String? in
             guard case .selfColumn(let name, true) = entity.relationships[r].storage else { return nil }
+            return name
+        }
+        // And the unique values a staged row gives up, which another row may take in this
+        // hand-over (keys never change).
+        let uniques = entity.spec.attributes.indices.filter { entity.spec.attributes[$0].isUnique && !entity.keySlots.contains($0) }
+            .map { entity.spec.attributes[$0].name }
+        return (links + uniques).map { name in
             let column = quote(name)
             return "UPDATE \(entity.table) AS t SET \(column) = NULL FROM \(stage) AS s "
                 + "WHERE \(stagedRows(entity)) AND t.\(column) IS NOT NULL AND t.\(column) IS DISTINCT FROM s.\(column)"

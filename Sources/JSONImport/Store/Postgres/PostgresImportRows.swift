@@ -30,6 +30,14 @@ final class PostgresImportRows: ImportRows {
     var insertedKeys: [Int: (transaction: Int, keys: Set<[StoredValue]>)] = [:]
     /// Per entity (by index): the transaction that looked whether its table is empty.
     var probedEmptiness: [Int: Int] = [:]
+    /// Per entity (by index) with `unique` attributes: their values known on the client, in the
+    /// transaction (by number) that read them, or `nil` when the table held too many (see
+    /// ``uniqueIndex(_:)``).
+    var uniqueIndexes: [Int: (transaction: Int, index: PostgresUniqueIndex?)] = [:]
+    /// Rows holding a unique value past which a table's values are not read to be known on the
+    /// client (see ``uniqueIndex(_:)``): its rows are written at once instead, each checked by
+    /// the server's index (the tests set 0 for that).
+    var uniqueIndexLimit = 1 << 20
     /// Per entity (by index): the rows its staging table holds, live or deleted, in the
     /// transaction (by number) that staged them (see ``stageEmptying(_:)``).
     var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
@@ -99,6 +107,7 @@ final class PostgresImportRows: ImportRows {
     func reset() {
         try? finishBackgroundHandOver()
         cache.removeAll()
+        uniqueIndexes.removeAll()
         cacheIsStale = false
         referenceReads.removeAll()
         tenants.removeAll()
@@ -210,8 +219,12 @@ final class PostgresImportRows: ImportRows {
             values: stored, columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, stampedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
-        if isWrittenAtOnce(entity), givesUniqueValue(entity, row) {
-            try insertNow(entity, id: id, &row)
+        if isWrittenAtOnce(entity) {
+            if let index = try uniqueIndex(entity) {
+                try checkUnique(entity, row: id, row.values, was: nil, in: index)
+            } else if givesUniqueValue(entity, row) {
+                try insertNow(entity, id: id, &row)
+            }
         }
         cache.setRow(rows, id, consume row)
         changeCount += 1
@@ -252,6 +265,16 @@ final class PostgresImportRows: ImportRows {
     ) throws(StoreError) {
         let rows = cache.rows(entity)
         try load(rows, id: row)
+        if isWrittenAtOnce(entity), let index = try uniqueIndex(entity) {
+            guard var cached = rows.rows[row] else { return }
+            let old = cached.values
+            try body(&cached)
+            try checkUnique(entity, row: row, cached.values, was: old, in: index)
+            cached.isDirty = true
+            cache.setRow(rows, row, cached)
+            changeCount += 1
+            return
+        }
         if isWrittenAtOnce(entity), var cached = rows.rows[row], !cached.isStored {
             // A row the server does not hold yet, which gave no unique value: it goes with
             // the hand-over unless this change gives it one, which the index checks now.
@@ -276,8 +299,11 @@ final class PostgresImportRows: ImportRows {
     }
 
     func holder(_ entity: EntityPlan, slot: Int, value: Value) throws(StoreError) -> Int64? {
-        // Entities with unique attributes are written at once: the server's copy is current.
-        try firstInteger(
+        if let index = try uniqueIndex(entity) {
+            return try holder(entity, slot: slot, stored: Self.asStored(value.stored, entity.types[slot]), in: index, besides: nil)
+        }
+        // Rows that give a unique value are written at once: the server's copy is current.
+        return try firstInteger(
             "SELECT \(entity.rowID) FROM \(entity.table) WHERE \(quote(entity.spec.attributes[slot].name)) = $1 LIMIT 1",
             [value.stored])
     }
