@@ -87,8 +87,14 @@ extension PostgresEngine {
         let size = "coalesce((SELECT c.reltuples FROM pg_class AS c WHERE c.oid = '\(literal(entity.table))'::regclass), -1) <= $4 AND "
         // A row older than the import and not among its rows was not seen (nor was one without
         // a time, from before the entity kept timestamps).
-        let unseen = "SELECT 1 FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true)\(notStub) "
-            + "AND NOT EXISTS (SELECT 1 FROM unnest($3::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
+        let older = "FROM \(entity.table) AS r WHERE coalesce(r.\"_seen_at\" < $2, true)\(notStub)"
+        // The planner takes the ids for a few (it cannot see the array's length) and pairs them
+        // with each row in a nested loop, which stops at the first row not among them: past a
+        // few thousand ids, each row's walk through them all costs more than hashing both sides
+        // once (150,000 ids took minutes).
+        let unseen = rows.count <= Self.seenIDsPairedInALoop
+            ? "SELECT 1 \(older) AND NOT EXISTS (SELECT 1 FROM unnest($3::int8[]) AS k(id) WHERE k.id = r.\(entity.rowID))"
+            : "SELECT r.\(entity.rowID) \(older) EXCEPT SELECT unnest($3::int8[])"
         let marked = try connection.run(
             mark + "\(hasStubs ? "" : size)NOT EXISTS (\(unseen))" + upsert,
             [.text(Self.seenMarkKey(entity.spec)), time, Self.array(rows)] + (hasStubs ? [] : [.real(Double(rows.count) * 1.2)]))
@@ -101,6 +107,10 @@ extension PostgresEngine {
         guard pending.mayHoldStubs, !entity.spec.isOwned else { return }
         for chunk in pending.chunks { try markSeen(entity, rows: chunk, at: time, stubsOnly: true) }
     }
+
+    /// Ids of rows seen past which the check that no other row is left unseen hashes them with
+    /// the table's rather than walking them for each row (see ``finishSeen(of:at:)``).
+    static let seenIDsPairedInALoop = 2_000
 
     /// The metadata key of the mark that every row of `entity`'s table was seen at the time it
     /// holds (see ``finishSeen(of:at:)``).
