@@ -210,15 +210,13 @@ enum Migration {
         of column: String, in table: String, from old: StoreSchemaState, to new: StoreSchemaState
     ) -> (from: AttributeType, to: AttributeType)? {
         if old.types != nil, new.types != nil {
-            guard let was = old.attributeType(of: column, in: table), let now = new.attributeType(of: column, in: table), was != now
+            guard let was = old.recordedType(of: column, in: table), let now = new.recordedType(of: column, in: table), was != now
             else { return nil }
             return (was, now)
         }
-        var stored = new
-        stored.types = nil
-        guard let was = old.attributeType(of: column, in: table), let now = stored.attributeType(of: column, in: table), was != now
+        guard let was = old.columnType(of: column, in: table), let stored = new.columnType(of: column, in: table), was != stored
         else { return nil }
-        return (was, new.attributeType(of: column, in: table) ?? now)
+        return (was, new.recordedType(of: column, in: table) ?? stored)
     }
 
     /// `plan` with the links to rows that take new ids removed: a table that loses its `_id`

@@ -14,7 +14,7 @@ struct StoreSchemaState: Codable, Equatable {
     /// Table name → attribute column → the attribute's type (`int`, `[date]`), for the tables
     /// of entities: what a column's values mean, which its SQL type alone does not say (SQLite
     /// keeps `bool` and `int` alike, `date` and `double` alike). `nil` in a store recorded before
-    /// the types were; ``attributeType(of:in:)`` then reads them off the column definitions.
+    /// the types were; ``columnType(of:in:)`` then reads them off the column definitions.
     var types: [String: [String: String]]?
 
     init(_ schema: StorageSchema) {
@@ -77,17 +77,18 @@ struct StoreSchemaState: Codable, Equatable {
         }.filter { !$0.hasPrefix("PRIMARY KEY") }
     }
 
-    /// The type of attribute `column` of `table`: as recorded, or, in a store recorded before
-    /// the types were, the type the column's SQL type stores (`INTEGER` an `int`, `REAL` a
-    /// `double`, `TEXT` a `string`; PostgreSQL's `bool`, `timestamptz` and `uuid` as named);
-    /// `nil` for a column no attribute has (row ids, links, bookkeeping).
-    func attributeType(of column: String, in table: String) -> AttributeType? {
-        if let types {
-            return types[table]?[column].flatMap(AttributeType.init(parsing:))
-        }
+    /// The recorded type of attribute `column` of `table`; `nil` for a column no attribute has
+    /// (row ids, links, bookkeeping) or a store recorded before the types were.
+    func recordedType(of column: String, in table: String) -> AttributeType? {
+        types?[table]?[column].flatMap(AttributeType.init(parsing:))
+    }
+
+    /// The type column `column` of `table` stores by its SQL type (`INTEGER` an `int`, `REAL` a
+    /// `double`, `TEXT` a `string`; PostgreSQL's `bool`, `timestamptz` and `uuid` as named): what
+    /// a store recorded before the types were tells of them. `nil` for a bookkeeping column.
+    func columnType(of column: String, in table: String) -> AttributeType? {
         guard !column.hasPrefix("_"), let definition = tables[table]?.first(where: { Self.columnName($0) == column }) else { return nil }
-        let type = definition.dropFirst(quote(column).count + 1).prefix { $0 != " " }
-        switch type {
+        switch definition.dropFirst(quote(column).count + 1).prefix(while: { $0 != " " }) {
         case "INTEGER", "int8": return .int
         case "REAL", "float8": return .double
         case "bool": return .bool

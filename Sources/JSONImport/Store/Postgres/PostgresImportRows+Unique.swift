@@ -1,11 +1,15 @@
 /// The values of `unique` attributes, known on the client, so that rows giving them go to the
 /// server in sets like any others (see ``PostgresImportRows/uniqueIndex(_:)``).
 final class PostgresUniqueIndex {
+    /// The slots of the entity's `unique` attributes, its key's included.
+    let slots: [Int]
     /// By attribute slot: the rows each value was seen in (read from the table, or written by the
     /// transaction), in the cache's form of the value. A row listed may have let the value go
     /// since, or be gone: a row holds the value only if it still does as the cache, or else the
-    /// server, holds it (``PostgresImportRows/holder(_:slot:stored:)``).
+    /// server, holds it (``PostgresImportRows/holder(_:slot:stored:in:besides:)``).
     private(set) var candidates: [Int: [StoredValue: [Int64]]] = [:]
+
+    init(slots: [Int]) { self.slots = slots }
 
     /// Notes that row `row` holds `value` in attribute `slot`.
     func note(_ row: Int64, slot: Int, _ value: StoredValue) {
@@ -15,11 +19,6 @@ final class PostgresUniqueIndex {
 }
 
 extension PostgresImportRows {
-    /// The slots of `entity`'s `unique` attributes, its key's included.
-    func uniqueSlots(_ entity: EntityPlan) -> [Int] {
-        entity.spec.attributes.indices.filter { entity.spec.attributes[$0].isUnique }
-    }
-
     /// The unique values of `entity`, an entity with `unique` attributes, known on the client for
     /// this transaction: read from the table when the transaction first asks (before it writes
     /// any row of it), then kept up as it writes. `nil` when the table holds
@@ -33,7 +32,7 @@ extension PostgresImportRows {
     func uniqueIndex(_ entity: EntityPlan) throws(StoreError) -> PostgresUniqueIndex? {
         let transaction = engine.transactionNumber
         if let known = uniqueIndexes[entity.index], known.transaction == transaction { return known.index }
-        let slots = uniqueSlots(entity)
+        let slots = entity.spec.attributes.indices.filter { entity.spec.attributes[$0].isUnique }
         let columns = slots.map { quote(entity.spec.attributes[$0].name) }
         try finishBackgroundHandOver()
         roundTrips += 1
@@ -42,7 +41,7 @@ extension PostgresImportRows {
                 + columns.map { "\($0) IS NOT NULL" }.joined(separator: " OR ") + " LIMIT \(uniqueIndexLimit)")
         var index: PostgresUniqueIndex?
         if rows.count < uniqueIndexLimit {
-            let made = PostgresUniqueIndex()
+            let made = PostgresUniqueIndex(slots: slots)
             for row in rows {
                 guard case .integer(let id) = row[0] else { continue }
                 for (k, slot) in slots.enumerated() { made.note(id, slot: slot, Self.asStored(row[k + 1], entity.types[slot])) }
@@ -69,11 +68,13 @@ extension PostgresImportRows {
     /// their unique values, as the server's index would (the importer then finds which, and
     /// puts the value off, see ``Importer/heldUniques(after:_:values:row:)``); else notes them.
     func checkUnique(_ entity: EntityPlan, row: Int64, _ values: [StoredValue], was old: [StoredValue]?, in index: PostgresUniqueIndex) throws(StoreError) {
-        let slots = uniqueSlots(entity).filter { values[$0] != .null && values[$0] != old?[$0] }
-        for slot in slots where try holder(entity, slot: slot, stored: values[slot], in: index, besides: row) != nil {
-            throw StoreError(
-                .constraint, "duplicate key value violates unique constraint \"\(entity.spec.table)_\(entity.spec.attributes[slot].name)\"")
+        func isGiven(_ slot: Int) -> Bool { values[slot] != .null && values[slot] != old?[slot] }
+        for slot in index.slots where isGiven(slot) {
+            guard try holder(entity, slot: slot, stored: values[slot], in: index, besides: row) == nil else {
+                throw StoreError(
+                    .constraint, "duplicate key value violates unique constraint \"\(entity.spec.table)_\(entity.spec.attributes[slot].name)\"")
+            }
         }
-        for slot in slots { index.note(row, slot: slot, values[slot]) }
+        for slot in index.slots where isGiven(slot) { index.note(row, slot: slot, values[slot]) }
     }
 }

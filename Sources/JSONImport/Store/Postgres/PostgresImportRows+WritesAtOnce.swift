@@ -1,29 +1,12 @@
-/// Writes to entities with `unique` attributes, which go to the server at once rather than
-/// with a hand-over (see ``PostgresImportRows``).
+/// Writes to entities with `unique` attributes in tables holding too many such values to read,
+/// which go to the server at once rather than with a hand-over (see ``PostgresImportRows``).
 extension PostgresImportRows {
-    /// Whether writes to `entity` go to the server at once: its `unique` attributes' index must
-    /// refuse a value at the write that gives it. A new row that gives none (each `null`, which
-    /// the index never refuses) goes with the hand-over, as other entities' rows do, until a
-    /// change gives it one (see ``givesUniqueValue(_:_:)``).
-    func isWrittenAtOnce(_ entity: EntityPlan) -> Bool {
+    /// Whether writes to `entity` must keep its `unique` attributes' values unique, as the
+    /// server's index would refuse them at the write that gives them: checked on the client
+    /// (``uniqueIndex(_:)``), or, in a table holding too many such values to read, by the index
+    /// itself, each write going to the server at once.
+    func checksUniqueValues(_ entity: EntityPlan) -> Bool {
         entity.spec.attributes.contains(where: \.isUnique)
-    }
-
-    /// Whether `row` holds a value of one of `entity`'s `unique` attributes, its key's included:
-    /// a `unique` key attribute, never `null`, has its rows written at once, where the server's
-    /// index answers lookups by it (a reference's `targetKey`) and refuses a value a composite
-    /// key's other parts do not make unique.
-    func givesUniqueValue(_ entity: EntityPlan, _ row: PostgresRowCache.Row) -> Bool {
-        entity.spec.attributes.indices.contains { entity.spec.attributes[$0].isUnique && row.values[$0] != .null }
-    }
-
-    /// Inserts `row`, new, as row `id` of `entity` at once (see ``writeAtOnce(_:_:)``): the
-    /// server holds it from then on.
-    func insertNow(_ entity: EntityPlan, id: Int64, _ row: inout PostgresRowCache.Row) throws(StoreError) {
-        let values = insertValues(entity, id: id, row)
-        _ = try writeAtOnce(entity) { () throws(StoreError) in try connection.run(insertSQL(entity), values) }
-        row.isStored = true
-        row.isDirty = false
     }
 
     /// Runs a write to the server in a savepoint of its own, so that an index's refusal fails

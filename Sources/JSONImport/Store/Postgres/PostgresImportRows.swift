@@ -8,9 +8,10 @@ import Foundation
 ///
 /// What the cache does not know is read from the server one statement at a time and cached:
 /// the server lacks only writes to rows the cache holds, so such a read needs no hand-over
-/// first. Rows that give a `unique` attribute a value are the exception to writing late: their
-/// writes go to the server at once, each in a savepoint of its own, so that a unique index's
-/// refusal reaches the importer at the write, as in SQLite (see ``isWrittenAtOnce(_:)``).
+/// first. Writes that give a `unique` attribute a value are checked against the values the
+/// client knows, as the index would check them (see ``checksUniqueValues(_:)``); past what it
+/// reads of a table, they go to the server at once instead, each in a savepoint of its own, so
+/// that the index's refusal reaches the importer at the write, as in SQLite.
 ///
 /// Row ids of entities without a single `int` key (`_id`) are numbered here, from the
 /// largest the table holds when a write transaction first needs one: writers hold the store's
@@ -219,11 +220,15 @@ final class PostgresImportRows: ImportRows {
             values: stored, columns: columns ?? Array(repeating: nil, count: entity.selfColumns.count),
             isStub: isStub, isStored: false, isDirty: true, stampedAt: now)
         if let slot = entity.tenantSlot { tenants.insert(row.values[slot]) }
-        if isWrittenAtOnce(entity) {
+        if checksUniqueValues(entity) {
             if let index = try uniqueIndex(entity) {
                 try checkUnique(entity, row: id, row.values, was: nil, in: index)
-            } else if givesUniqueValue(entity, row) {
-                try insertNow(entity, id: id, &row)
+            } else {
+                _ = try writeAtOnce(entity) { () throws(StoreError) in
+                    try connection.run(insertSQL(entity), insertValues(entity, id: id, row))
+                }
+                row.isStored = true
+                row.isDirty = false
             }
         }
         cache.setRow(rows, id, consume row)
@@ -265,7 +270,7 @@ final class PostgresImportRows: ImportRows {
     ) throws(StoreError) {
         let rows = cache.rows(entity)
         try load(rows, id: row)
-        if isWrittenAtOnce(entity), let index = try uniqueIndex(entity) {
+        if checksUniqueValues(entity), let index = try uniqueIndex(entity) {
             guard var cached = rows.rows[row] else { return }
             let old = cached.values
             try body(&cached)
@@ -275,16 +280,7 @@ final class PostgresImportRows: ImportRows {
             changeCount += 1
             return
         }
-        if isWrittenAtOnce(entity), var cached = rows.rows[row], !cached.isStored {
-            // A row the server does not hold yet, which gave no unique value: it goes with
-            // the hand-over unless this change gives it one, which the index checks now.
-            try body(&cached)
-            if givesUniqueValue(entity, cached) { try insertNow(entity, id: row, &cached) } else { cached.isDirty = true }
-            cache.setRow(rows, row, cached)
-            changeCount += 1
-            return
-        }
-        if isWrittenAtOnce(entity) {
+        if checksUniqueValues(entity) {
             changeCount += try writeAtOnce(entity, now)
             guard var cached = rows.rows[row] else { return }
             try body(&cached)
