@@ -549,6 +549,18 @@ struct PostgresImportRowsTests {
                 #expect(changed == [1, 3], "\(mapper === mappers.sqlite ? "SQLite" : "PostgreSQL")")
                 #expect(now[.integer(1)] == now[.integer(3)])
             }
+            // When every updated row took its `_updated_at` with its change, the bookkeeping
+            // sends no `UPDATE` of it: the row path knows which rows it wrote.
+            Thread.sleep(forTimeInterval: 0.01)
+            let stamped = try Self.statementsPrepared(on: connection) {
+                let report = try Self.importBoth(#"[{"id": 1, "login": "changed again"}, {"id": 4, "login": "user4"}]"#, mappers)
+                #expect(report.counts(for: "User").list == [0, 1, 1, 0])
+            }
+            #expect(stamped.contains { $0.contains(#""_updated_at" = coalesce(s."_updated_at", t."_updated_at")"#) })
+            #expect(!stamped.contains { $0.contains(#"SET "_updated_at" = $1"#) })
+            let last = (sqlite: try updated(mappers.sqlite), postgres: try updated(mappers.postgres))
+            #expect(last.postgres[.integer(1)] != last.postgres[.integer(3)] && last.postgres[.integer(4)] == before.postgres[.integer(4)])
+            #expect(last.sqlite[.integer(1)] != last.sqlite[.integer(3)] && last.sqlite[.integer(4)] == before.sqlite[.integer(4)])
         }
     }
 

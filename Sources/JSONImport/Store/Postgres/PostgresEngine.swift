@@ -166,6 +166,7 @@ final class PostgresEngine {
             }
         } else {
             rowPath.cache.undoScope()
+            rowPath.stampsWritten.removeAll()
             if scope.isOnServer {
                 rollBack(to: scope.name)
                 // Rows written inside the scope and handed over have left the server.

@@ -172,6 +172,10 @@ extension PostgresImportRows {
             let (inserted, updated) = cache.takeDirtyRows(rows, keepingNewStubs: keepingNewStubs)
             if !inserted.isEmpty { inserts.append((rows.plan, inserted)) }
             if !updated.isEmpty { updates.append((rows.plan, updated)) }
+            for (id, row) in updated where row.stampedAt != 0 {
+                if stampsWritten[rows.plan.index]?.time != row.stampedAt { stampsWritten[rows.plan.index] = (row.stampedAt, []) }
+                stampsWritten[rows.plan.index]!.rows.insert(id)
+            }
         }
         var lists: [(PostgresRowCache.LinkTable, [(source: Int64, list: PostgresRowCache.LinkList)])] = []
         for table in cache.tables where !table.dirty.isEmpty {

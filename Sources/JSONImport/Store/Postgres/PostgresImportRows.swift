@@ -42,6 +42,10 @@ final class PostgresImportRows: ImportRows {
     /// Per entity (by index): the rows its staging table holds, live or deleted, in the
     /// transaction (by number) that staged them (see ``stageEmptying(_:)``).
     var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
+    /// Per entity (by index): rows a hand-over updated with `_updated_at` taken from their
+    /// stamp (see ``PostgresRowCache/stamp(_:rows:at:)``), and that time: the bookkeeping's
+    /// `UPDATE` of `_updated_at` leaves them out. Forgotten when a scope's work is undone.
+    var stampsWritten: [Int: (time: Double, rows: RowIDSet)] = [:]
     /// Rows and links changed, counted as the importer changes them.
     var changeCount = 0
     /// `changeCount` when writes last went to the server in the background.
@@ -108,6 +112,7 @@ final class PostgresImportRows: ImportRows {
     func reset() {
         try? finishBackgroundHandOver()
         cache.removeAll()
+        stampsWritten.removeAll()
         uniqueIndexes.removeAll()
         cacheIsStale = false
         referenceReads.removeAll()
