@@ -5,12 +5,15 @@ extension Importer {
         tracker.beginRecord()
         skippedJournal.removeAll(keepingCapacity: true)
         linkIndexes.recordBegan()
-        pendingUniquesAtRecord = pendingUniques
+        pendingUniques.beginRecord()
         pendingReferencesAtRecord = pendingReferences.count
         syncStateAtRecord = (tombstoned, staleRecords, staleRows)
     }
 
-    func commitRecord() { tracker.commitRecord() }
+    func commitRecord() {
+        tracker.commitRecord()
+        pendingUniques.commitRecord()
+    }
 
     func rollBackRecord() {
         tracker.rollBackRecord()
@@ -19,7 +22,7 @@ extension Importer {
         for name in skippedJournal { skippedLinks[name, default: 1] -= 1 }
         skippedLinks = skippedLinks.filter { $0.value > 0 }
         linkIndexes.recordRolledBack()
-        pendingUniques = pendingUniquesAtRecord
+        pendingUniques.rollBackRecord()
         pendingReferences.removeSubrange(pendingReferencesAtRecord...)
         (tombstoned, staleRecords, staleRows) = syncStateAtRecord
     }

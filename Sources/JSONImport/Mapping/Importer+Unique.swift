@@ -100,10 +100,9 @@ extension Importer {
             guard let value = values[slot] else { continue }
             pendingUniques[PendingSlot(entity: entity.index, row: row, slot: slot)] = nil
             guard !value.isNull else { continue }
-            let stored = value.stored
-            for (key, pending) in pendingUniques
-            where key.entity == entity.index && key.slot == slot && key.row != row && pending.value == stored {
-                pendingUniques[key]?.rival = (row, recordPlace, attributePath(entity, slot))
+            for waiting in pendingUniques.rows(of: entity.index, slot: slot, waitingFor: value.stored) where waiting != row {
+                pendingUniques[PendingSlot(entity: entity.index, row: waiting, slot: slot)]?.rival =
+                    (row, recordPlace, attributePath(entity, slot))
             }
         }
     }
@@ -113,7 +112,7 @@ extension Importer {
     /// its holder when that came after, else the one still waiting for it.
     func settlePendingUniques() throws -> [(place: RecordPlace, issue: ImportIssue)] {
         var issues: [(place: RecordPlace, issue: ImportIssue)] = []
-        for (key, pending) in pendingUniques.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+        for (key, pending) in pendingUniques.inOrder {
             let entity = plan.entities[key.entity]
             let value = Value(pending.value)
             // A row deleted since (a cascade, an owned row replaced) waits for nothing.

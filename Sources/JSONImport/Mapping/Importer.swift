@@ -41,10 +41,8 @@ final class Importer {
     @exclusivity(unchecked) var linkSetWrites: [Int]
     /// Unique values rows could not take yet (see ``settlePendingUniques()``), and the order
     /// they were given in.
-    @exclusivity(unchecked) var pendingUniques: [PendingSlot: PendingUnique] = [:]
+    @exclusivity(unchecked) var pendingUniques = PendingUniques()
     @exclusivity(unchecked) var pendingSequence = 0
-    /// `pendingUniques` when the current skippable record began.
-    @exclusivity(unchecked) var pendingUniquesAtRecord: [PendingSlot: PendingUnique] = [:]
     /// Where the root record being imported is.
     @exclusivity(unchecked) var recordPlace = RecordPlace()
     /// The tenant of the distributed record being imported (SPEC 6): the records nested in it

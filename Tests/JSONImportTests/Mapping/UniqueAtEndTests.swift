@@ -94,6 +94,30 @@ private let reposYAML = """
         #expect(try names() == [[.integer(1), .text("a")], [.integer(2), .text("b")]])
     }
 
+    @Test func everyRowWaitingForAValueFindsTheRecordThatTookIt() throws {
+        // Repos 3 and 4 wait for "a" (Repo 1 holds it); Repo 1 gives it up; Repo 5 takes it:
+        // the rival of both, so the first error is Repo 5's record, against the first waiting.
+        let issue = failure(#"[{"id": 3, "name": "a"}, {"id": 4, "name": "a"}, {"id": 1, "name": "z"}, {"id": 5, "name": "a"}]"#)
+        #expect(issue == ImportIssue(
+            file: "<data>", record: 3, path: "$[3].name",
+            message: #"'name' must be unique: "a" (key 'name') is also held by Repo 3"#))
+        #expect(try names() == [[.integer(1), .text("a")], [.integer(2), .text("b")]])
+    }
+
+    @Test func aValueGivenUpByARecordLeftOutIsStillHeld() throws {
+        // Record 2 gives "a" up, then fails: left out, Repo 1 keeps "a", and every row that
+        // waited for it, before the record or after, waits in vain.
+        let payload = #"""
+            [{"id": 3, "name": "a"}, {"id": 4, "name": "a"}, {"id": 1, "name": "z", "topics": [{"title": "no key"}]},
+             {"id": 5, "name": "a"}]
+            """#
+        let report = try mapper.importJSON(payload, as: "Repo", options: .init(onError: .skip))
+        #expect(report.errors.map(\.record) == [0, 1, 2, 3])
+        let held = #"'name' must be unique: "a" (key 'name') is also held by Repo 1"#
+        #expect(report.errors.filter { $0.record != 2 }.map(\.message) == [held, held, held])
+        #expect(try names() == [[.integer(1), .text("a")], [.integer(2), .text("b")]])
+    }
+
     @Test func underSkipTheRecordAtFaultIsLeftOutWhole() throws {
         let payload = #"[{"id": 5, "slug": "x"}, {"id": 6, "slug": "x", "topics": [{"name": "t6"}]}, {"id": 1, "name": "b"}, {"id": 2, "name": "a"}]"#
         let report = try mapper.importJSON(payload, as: "Repo", options: .init(onError: .skip))
