@@ -42,7 +42,7 @@ extension ImportRun {
     /// Deletes the rows tombstones named (SPEC 2.2 step 0), with their `onDelete` rules.
     private func deleteTombstoned(_ deleter: Deleter, _ importer: Importer) throws -> Deleter.Outcome {
         try deleter.reset()
-        for (index, rows) in importer.tombstoned.sorted(by: { $0.key < $1.key }) where !rows.isEmpty {
+        for (index, rows) in importer.tombstoned.sets.sorted(by: { $0.key < $1.key }) where !rows.isEmpty {
             try deleter.engine.resetKept()
             try deleter.engine.keep(rows: rows.sorted())
             try deleter.mark(store.plan.entities[index], .kept)

@@ -7,12 +7,16 @@ extension Importer {
         linkIndexes.recordBegan()
         pendingUniques.beginRecord()
         pendingReferencesAtRecord = pendingReferences.count
-        syncStateAtRecord = (tombstoned, staleRecords, staleRows)
+        tombstoned.beginRecord()
+        staleRows.beginRecord()
+        staleRecordsAtRecord = staleRecords
     }
 
     func commitRecord() {
         tracker.commitRecord()
         pendingUniques.commitRecord()
+        tombstoned.commitRecord()
+        staleRows.commitRecord()
     }
 
     func rollBackRecord() {
@@ -24,7 +28,9 @@ extension Importer {
         linkIndexes.recordRolledBack()
         pendingUniques.rollBackRecord()
         pendingReferences.removeSubrange(pendingReferencesAtRecord...)
-        (tombstoned, staleRecords, staleRows) = syncStateAtRecord
+        tombstoned.rollBackRecord()
+        staleRows.rollBackRecord()
+        staleRecords = staleRecordsAtRecord
     }
 
     func countSkippedLink(_ relationship: RelationshipPlan, of entity: EntityPlan) {

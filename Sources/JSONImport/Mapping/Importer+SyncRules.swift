@@ -23,7 +23,7 @@ extension Importer {
         if isTombstone {
             let key = try readKey(json, entity).compactMap { $0 }
             if let row = try storedRow(entity, key: key) {
-                tombstoned[entity.index, default: []].insert(row)
+                tombstoned.insert(row, of: entity.index)
                 // A later record with the values written before still has to win over the tombstone.
                 forgetWritten(entity, key: key)
             }

@@ -59,12 +59,12 @@ final class Importer {
     @exclusivity(unchecked) var rootTenants: Set<StoredValue> = []
     /// Per entity (by index): rows tombstones named, deleted at the end of the import unless a
     /// later record writes them again.
-    @exclusivity(unchecked) var tombstoned: [Int: Set<Int64>] = [:]
+    @exclusivity(unchecked) var tombstoned = RecordJournaledRows()
     /// Per entity (by index): stale records (SPEC 2.2 step 0), and the rows they named.
     @exclusivity(unchecked) var staleRecords: [Int: Int] = [:]
-    @exclusivity(unchecked) var staleRows: [Int: Set<Int64>] = [:]
-    /// `tombstoned`, `staleRecords` and `staleRows` when the current skippable record began.
-    @exclusivity(unchecked) var syncStateAtRecord: (tombstoned: [Int: Set<Int64>], stale: [Int: Int], rows: [Int: Set<Int64>]) = ([:], [:], [:])
+    @exclusivity(unchecked) var staleRows = RecordJournaledRows()
+    /// `staleRecords` when the current skippable record began.
+    @exclusivity(unchecked) var staleRecordsAtRecord: [Int: Int] = [:]
     /// Originals of changed rows moved out of memory (see ``spillIfNeeded()``).
     /// Where originals go past their budget; `nil` keeps them in memory.
     let spilledOriginals: SpilledOriginals?
@@ -134,7 +134,7 @@ final class Importer {
             case .tombstone: return nil
             case .stale(let row):
                 staleRecords[entity.index, default: 0] += 1
-                staleRows[entity.index, default: []].insert(row)
+                staleRows.insert(row, of: entity.index)
                 return Outcome(row: row, isNew: false, presetWas: nil)
             }
         }
@@ -217,7 +217,7 @@ final class Importer {
         }
         try importLinks(json, entity, row: row, isNew: existing == nil)
         // The latest record wins over an earlier tombstone for the same row.
-        if !tombstoned.isEmpty { tombstoned[entity.index]?.remove(row) }
+        if !tombstoned.isEmpty { tombstoned.remove(row, of: entity.index) }
         let presetWas = preset.flatMap { existing?.columns[$0.column] }
         ownPendingReferences(owner, from: pendingStart, row: row)
         return Outcome(row: row, isNew: existing == nil, presetWas: presetWas)

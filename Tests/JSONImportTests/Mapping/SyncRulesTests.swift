@@ -55,6 +55,25 @@ import Testing
         #expect(report.deletions?.map { "\($0.entity) \($0.reason.rawValue)" } == ["Issue tombstone", "Comment cascade", "User orphan"])
     }
 
+    /// Under `onError: skip`, a record left out takes the tombstones and stale records nested in
+    /// it with it; those of the records kept stay.
+    @Test func aRecordLeftOutTakesItsTombstonesAndStaleRecordsWithIt() throws {
+        let yaml = Self.yaml.replacingOccurrences(
+            of: "      pinned: { to: Issue, kind: one }",
+            with: "      pinned: { to: Issue, kind: one }\n      watchers: { to: User, kind: many }")
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(Self.issues, as: "Issue")
+        let report = try mapper.importJSON(#"""
+            [{"id": 1, "pinned": {"id": 1, "deleted": true}, "watchers": [{"login": "no key"}]},
+             {"id": 2, "pinned": {"id": 2, "title": "old", "updated_at": "2023-01-01T00:00:00Z"}, "watchers": [{"login": "no key"}]},
+             {"id": 3, "pinned": {"id": 2, "title": "old", "updated_at": "2023-01-01T00:00:00Z"}}]
+            """#, as: "Board", options: .init(onError: .skip))
+        #expect(report.errors.map(\.record) == [0, 1])
+        #expect(report.staleRecords.map { "\($0.entity) \($0.count)" } == ["Issue 1"])
+        #expect(try titles(mapper) == [#"1 "a""#, #"2 "b""#])
+        #expect(report.counts(for: "Issue").deleted == 0)
+    }
+
     @Test func aNestedTombstoneLeavesNoLinkAndALaterRecordWins() throws {
         let mapper = try makeMapper(Self.yaml)
         try mapper.importJSON(Self.issues, as: "Issue")
