@@ -550,10 +550,12 @@ struct PostgresImportRowsTests {
                 #expect(now[.integer(1)] == now[.integer(3)])
             }
             // When every updated row took its `_updated_at` with its change, the bookkeeping
-            // sends no `UPDATE` of it: the row path knows which rows it wrote.
+            // sends no `UPDATE` of it: the row path knows which rows it wrote. On a connection
+            // of its own, which logs each statement as it prepares it the first time.
             Thread.sleep(forTimeInterval: 0.01)
-            let stamped = try Self.statementsPrepared(on: connection) {
-                let report = try Self.importBoth(#"[{"id": 1, "login": "changed again"}, {"id": 4, "login": "user4"}]"#, mappers)
+            let again = (sqlite: mappers.sqlite, postgres: try Self.mappers(url).postgres)
+            let stamped = try Self.statementsPrepared(on: Self.engine(again.postgres).connection) {
+                let report = try Self.importBoth(#"[{"id": 1, "login": "changed again"}, {"id": 4, "login": "user4"}]"#, again)
                 #expect(report.counts(for: "User").list == [0, 1, 1, 0])
             }
             #expect(stamped.contains { $0.contains(#""_updated_at" = coalesce(s."_updated_at", t."_updated_at")"#) })

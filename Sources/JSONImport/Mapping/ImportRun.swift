@@ -197,11 +197,13 @@ struct ImportRun {
         importer.memberCursor = JSONValue.MemberCursor()
         let isSkipping = options.onError == .skip
         do {
+            // Begun before the record is routed: a record left out for its discriminator undoes
+            // nothing, rather than what the record before it kept.
+            if isSkipping { importer.beginRecord() }
             let entity = try root.entity ?? importer.plan.entities[importer.routedEntity(record.value, root.union!)]
             let outcome: Importer.Outcome?
             if isSkipping {
                 // A savepoint, so that a record left out leaves nothing behind in the store.
-                importer.beginRecord()
                 outcome = try store.transaction { try importer.importRecord(record.value, entity) }
                 importer.commitRecord()
             } else {

@@ -74,6 +74,21 @@ import Testing
         #expect(report.counts(for: "Issue").deleted == 0)
     }
 
+    /// A root record left out because its discriminator names no entity undoes nothing of the
+    /// record before it.
+    @Test func aRecordLeftOutForItsDiscriminatorKeepsTheTombstonesBeforeIt() throws {
+        let mapper = try makeMapper(Self.yaml + "\n  Item:\n    oneOf: { key: type, map: { issue: Issue } }\n")
+        try mapper.importJSON(Self.issues, as: "Issue")
+        let report = try mapper.importJSON(#"""
+            [{"type": "issue", "id": 2, "title": "old", "updated_at": "2023-01-01T00:00:00Z"}, {"type": "nope"},
+             {"type": "issue", "id": 1, "deleted": true}, {"type": "nope"}]
+            """#, as: "Item", options: .init(onError: .skip))
+        #expect(report.errors.map(\.record) == [1, 3])
+        #expect(report.staleRecords.map { "\($0.entity) \($0.count)" } == ["Issue 1"])
+        #expect(try titles(mapper) == [#"2 "b""#])
+        #expect(report.counts(for: "Issue").deleted == 1)
+    }
+
     @Test func aNestedTombstoneLeavesNoLinkAndALaterRecordWins() throws {
         let mapper = try makeMapper(Self.yaml)
         try mapper.importJSON(Self.issues, as: "Issue")

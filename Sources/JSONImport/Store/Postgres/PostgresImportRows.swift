@@ -44,7 +44,10 @@ final class PostgresImportRows: ImportRows {
     var stagedRows: [Int: (transaction: Int, count: Int)] = [:]
     /// Per entity (by index): rows a hand-over updated with `_updated_at` taken from their
     /// stamp (see ``PostgresRowCache/stamp(_:rows:at:)``), and that time: the bookkeeping's
-    /// `UPDATE` of `_updated_at` leaves them out. Forgotten when a scope's work is undone.
+    /// `UPDATE` of `_updated_at` to that time leaves them out. Of one time only: rows stamped at
+    /// another (a later import in the same transaction) start the entity's record again.
+    /// Forgotten when the transaction ends or a scope's work is undone, after which the
+    /// `UPDATE` covers every updated row again.
     var stampsWritten: [Int: (time: Double, rows: RowIDSet)] = [:]
     /// Rows and links changed, counted as the importer changes them.
     var changeCount = 0
