@@ -52,6 +52,10 @@ extension Query {
             let key = entity.spec.isOwned ? [entity.spec.rowIDColumn] : entity.spec.primaryKey
             selection.order += key.map { ($0, true) }
         }
+        // As `query --limit` and `--offset` refuse them, rather than reading a negative one as
+        // none, as SQLite does.
+        if let limitCount, limitCount < 0 { throw QueryError("the limit must be 0 or more, not \(limitCount)") }
+        if let offsetCount, offsetCount < 0 { throw QueryError("the offset must be 0 or more, not \(offsetCount)") }
         selection.limit = limit ?? limitCount
         selection.offset = offsetCount
         return (entity, selection)

@@ -150,7 +150,8 @@ public struct Query<Record: Decodable>: Sendable {
 
     /// At most `count` records.
     ///
-    /// - Parameter count: the limit.
+    /// - Parameter count: the limit, 0 or more: a negative one is a ``QueryError``
+    ///   (``QueryError/Code/invalidRequest``) when the query runs.
     /// - Returns: the limited query.
     public func limit(_ count: Int) -> Query {
         var copy = self
@@ -160,7 +161,8 @@ public struct Query<Record: Decodable>: Sendable {
 
     /// Skips the first `count` records.
     ///
-    /// - Parameter count: how many to skip.
+    /// - Parameter count: how many to skip, 0 or more: a negative count is a ``QueryError``
+    ///   (``QueryError/Code/invalidRequest``) when the query runs.
     /// - Returns: the offset query.
     public func offset(_ count: Int) -> Query {
         var copy = self

@@ -19,8 +19,8 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A primary key that does not convert to the key's type, has the wrong number of
         /// values, or an entity without a key (an owned one) asked for by key.
         case invalidKey
-        /// Anything else the request gets wrong: a negative depth or age, nothing named to
-        /// delete, a value that cannot be created or compared.
+        /// Anything else the request gets wrong: a negative depth, age, limit or offset,
+        /// nothing named to delete, a value that cannot be created or compared.
         case invalidRequest
     }
 

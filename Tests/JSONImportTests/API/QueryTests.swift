@@ -38,6 +38,10 @@ import Testing
         #expect(try byScore.last()?.id == 3)
         #expect(try byScore.limit(1).offset(1).all().map(\.id) == [1])
         #expect(try byScore.limit(2).count() == 2)
+        #expect(try byScore.limit(0).all().isEmpty && byScore.offset(0).count() == 3)
+        // As `query --limit -1` refuses it, not read as no limit.
+        #expect(throws: QueryError(.invalidRequest, "the limit must be 0 or more, not -1")) { try byScore.limit(-1).all() }
+        #expect(throws: QueryError(.invalidRequest, "the offset must be 0 or more, not -2")) { try byScore.offset(-2).count() }
     }
 
     @Test func textFiltersFollowTheExpressionLanguage() throws {
