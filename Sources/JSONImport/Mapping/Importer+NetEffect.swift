@@ -64,9 +64,12 @@ extension Importer {
     private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
         guard a.count == b.count else { return false }
         for (i, (x, y)) in zip(a, b).enumerated() where x != y {
-            guard i < entity.attributes.count, entity.attributes[i].spec.type == .decimal,
-                case .text(let x) = x, case .text(let y) = y, DecimalOrder.areEqual(x, y)
-            else { return false }
+            guard i < entity.attributes.count, case .text(var x) = x, case .text(var y) = y else { return false }
+            switch entity.attributes[i].spec.type {
+            case .decimal: guard DecimalOrder.areEqual(x, y) else { return false }
+            case .array(.decimal): guard x.withUTF8({ x in y.withUTF8 { DecimalOrder.arraysAreEqual(x, $0) } }) else { return false }
+            default: return false
+            }
         }
         return true
     }

@@ -21,6 +21,47 @@ enum DecimalOrder {
         return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) == 0 } }
     }
 
+    /// `true` when `a` and `b`, the stored text of two `[decimal]` values (JSON arrays of
+    /// strings), hold the same numbers in the same order: `["10.5"]` and `["10.50"]` are equal.
+    /// Text that is not such an array is equal only to the same bytes.
+    static func arraysAreEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let x = elements(a), let y = elements(b), x.count == y.count else { return bytewise(a, b) == 0 }
+        return zip(x, y).allSatisfy { compare(UnsafeBufferPointer(rebasing: a[$0]), UnsafeBufferPointer(rebasing: b[$1])) == 0 }
+    }
+
+    /// The ranges of the elements' text in a JSON array of strings without escapes; `nil` for
+    /// anything else.
+    private static func elements(_ text: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+        var ranges: [Range<Int>] = []
+        var i = 0
+        func skipSpace() { while i < text.count, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 } }
+        skipSpace()
+        guard i < text.count, text[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        skipSpace()
+        if i < text.count, text[i] == UInt8(ascii: "]") {
+            i += 1
+        } else {
+            while true {
+                guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
+                let start = i + 1
+                i = start
+                while i < text.count, text[i] != UInt8(ascii: "\""), text[i] != UInt8(ascii: "\\") { i += 1 }
+                guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
+                ranges.append(start..<i)
+                i += 1
+                skipSpace()
+                guard i < text.count else { return nil }
+                if text[i] == UInt8(ascii: "]") { i += 1; break }
+                guard text[i] == UInt8(ascii: ",") else { return nil }
+                i += 1
+                skipSpace()
+            }
+        }
+        skipSpace()
+        return i == text.count ? ranges : nil
+    }
+
     private static func bytewise(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)

@@ -43,6 +43,9 @@ import Testing
         ("ratios CONTAINS 2", [1]), ("ratios CONTAINS 1.25", [2]), ("days CONTAINS '2024-02-01T10:00:00Z'", [2]),
         ("days CONTAINS '2024-01-01'", [1]), ("flags CONTAINS true", [1]), ("flags CONTAINS false", [2]),
         ("prices CONTAINS 1.50", [1]), ("parts.tags CONTAINS 'rust'", [1]), ("tags CONTAINS 'x' OR sizes CONTAINS 1", [1]),
+        // Decimals by the number they spell (SPEC 1.2), however the element or the value is written.
+        ("prices CONTAINS 1.5", [1]), ("prices CONTAINS 1.500", [1]), ("prices CONTAINS 2.0", [2]), ("prices CONTAINS 0.2e1", [2]),
+        ("prices CONTAINS 1.51", []), ("NOT prices CONTAINS 2", [1, 3]),
     ])
     func anArrayHoldsAnElementOfItsType(filter: String, expected: [Int64]) throws {
         let mapper = try makeMapper(yaml)

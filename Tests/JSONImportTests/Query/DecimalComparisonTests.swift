@@ -115,6 +115,19 @@ private struct Product: Codable, Equatable, ImportableEntity {
         #expect(try mapper.storedRows("Product", ids: [2], "price", "parts") == [[.text("10.50"), .integer(3)]])
     }
 
+    @Test func anArrayOfTheSameNumbersSpelledDifferentlyIsUnchangedAndKeepsItsText() throws {
+        let mapper = try makeMapper("entities:\n  Price:\n    primaryKey: id\n    attributes: { id: int, steps: \"[decimal]\" }\n")
+        try mapper.importJSON(#"[{"id": 1, "steps": [10.50, "3"]}, {"id": 2, "steps": [1]}]"#, as: "Price")
+        let same = try mapper.importJSON(#"[{"id": 1, "steps": ["10.5", 3.0]}, {"id": 2, "steps": [1]}]"#, as: "Price")
+        #expect(same.counts(for: "Price").list == [0, 0, 2, 0])
+        #expect(try mapper.storedRows("Price", ids: [1], "steps") == [[.text(#"["10.50","3"]"#)]])
+        let changed = try mapper.importJSON(#"[{"id": 1, "steps": [3, 10.5]}, {"id": 2, "steps": [1, 1]}]"#, as: "Price")
+        #expect(changed.counts(for: "Price").list == [0, 2, 0, 0])
+        #expect(try mapper.storedRows("Price", ids: [1], "steps") == [[.text(#"["3","10.5"]"#)]])
+        let back = try mapper.importJSON(#"[{"id": 2, "steps": [2]}, {"id": 2, "steps": [1.0, 1e0]}]"#, as: "Price")
+        #expect(back.counts(for: "Price").list == [0, 0, 1, 0])
+    }
+
     @Test func changesThatCancelOutWithinOneImportAreUnchanged() throws {
         let report = try mapper.importJSON(#"[{"id": 2, "price": 11}, {"id": 2, "price": 10.500}]"#, as: "Product")
         #expect(report.counts(for: "Product").list == [0, 0, 1, 0])

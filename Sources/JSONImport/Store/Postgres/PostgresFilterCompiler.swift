@@ -59,13 +59,22 @@ enum PostgresFilterSyntax: FilterSyntax {
 
     /// A decimal's bound text is compared by its key, computed once for the statement.
     static func comparedValue(_ placeholder: String, _ attribute: AttributeSpec) -> String {
-        guard attribute.type == .decimal else { return placeholder }
-        return "(SELECT \(decimalKey("p.v")) FROM (SELECT \(placeholder)::text AS v) p)"
+        attribute.type == .decimal ? boundDecimalKey(placeholder) : placeholder
     }
 
-    /// `jsonb` containment: numbers compare by exact value, strings by their text.
+    /// The key of the decimal text bound at `placeholder`, computed once for the statement.
+    private static func boundDecimalKey(_ placeholder: String) -> String {
+        "(SELECT \(decimalKey("p.v")) FROM (SELECT \(placeholder)::text AS v) p)"
+    }
+
+    /// `jsonb` containment: numbers compare by exact value, strings by their text; decimals,
+    /// held as strings, by the numbers they spell (their keys, see ``decimalKey(_:)``).
     static func contains(_ column: String, _ element: StoredValue, of type: ScalarType) -> (sql: String, parameters: [StoredValue]) {
-        ("(\(column))::jsonb @> ?::jsonb", [.text("[" + ValueConversion.jsonElement(element, of: type) + "]")])
+        if type == .decimal, case .text = element {
+            let elements = "jsonb_array_elements_text((\(column))::jsonb) AS e(v)"
+            return ("EXISTS (SELECT 1 FROM \(elements) WHERE \(decimalKey("e.v")) = \(boundDecimalKey("?")))", [element])
+        }
+        return ("(\(column))::jsonb @> ?::jsonb", [.text("[" + ValueConversion.jsonElement(element, of: type) + "]")])
     }
 
     static func like(_ column: String, _ attribute: AttributeSpec) -> String {

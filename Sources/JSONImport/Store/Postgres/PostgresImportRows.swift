@@ -159,8 +159,8 @@ final class PostgresImportRows: ImportRows {
     }
 
     /// The cached row `id`, compared with `values` as the SQLite row path compares:
-    /// a value that differs marks it changed; a decimal spelled differently but equal in value
-    /// takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
+    /// a value that differs marks it changed; a decimal (or `[decimal]`) spelled differently
+    /// but equal in value takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
     ///
     /// The row is read where the cache keeps it, not copied: a copy retains and releases its
     /// two arrays, for every row a re-import reads.
@@ -171,8 +171,11 @@ final class PostgresImportRows: ImportRows {
             for i in values.indices {
                 guard let value = values[i] else { continue }
                 if Self.holds(held[i], value, type: entity.types[i]) { continue }
-                if entity.types[i] == .decimal, case .text(var text) = held[i],
-                    value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.compare(bytes, $0) == 0 } }) == true
+                let type = entity.types[i]
+                if type == .decimal || type == .array(.decimal), case .text(var text) = held[i],
+                    value.withUTF8({ bytes in
+                        text.withUTF8 { type == .decimal ? DecimalOrder.compare(bytes, $0) == 0 : DecimalOrder.arraysAreEqual(bytes, $0) }
+                    }) == true
                 {
                     values[i] = .text(text)
                 } else {

@@ -26,9 +26,10 @@ enum SQLiteFilterSyntax: FilterSyntax {
     static func like(_ column: String, _ attribute: AttributeSpec) -> String { "\(column) LIKE ?" }
 
     /// `json_each` gives strings as text, numbers as numbers and `true` as 1: the stored form
-    /// of an element of each type.
+    /// of an element of each type. Decimals compare by the numbers they spell.
     static func contains(_ column: String, _ element: StoredValue, of type: ScalarType) -> (sql: String, parameters: [StoredValue]) {
-        ("EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?)", [element])
+        let collation = type == .decimal ? " COLLATE \(SQLiteConnection.decimalCollation)" : ""
+        return ("EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?\(collation))", [element])
     }
 
     /// SQLite sorts NULL before every value.

@@ -29,7 +29,10 @@ final class SQLiteImportRows: ImportRows {
         var isChanged = false
         for i in values.indices {
             guard let value = values[i], !statement.holds(value, at: 1 + i) else { continue }
-            if entity.attributes[i].spec.type == .decimal, let kept = statement.decimalText(equalTo: value, at: 1 + i) {
+            let type = entity.attributes[i].spec.type
+            if type == .decimal || type == .array(.decimal),
+                let kept = statement.decimalText(equalTo: value, at: 1 + i, isArray: type == .array(.decimal))
+            {
                 values[i] = .text(kept)
             } else {
                 isChanged = true

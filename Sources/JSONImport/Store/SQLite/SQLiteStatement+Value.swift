@@ -11,11 +11,13 @@ extension SQLiteStatement {
     }
 
     /// The text of column `column` of the current row when it spells the same number as the
-    /// decimal `value`; `nil` otherwise.
-    func decimalText(equalTo value: Value, at column: Int) -> String? {
+    /// decimal `value`, or the same numbers as the `[decimal]` `value` when `isArray`; `nil`
+    /// otherwise.
+    func decimalText(equalTo value: Value, at column: Int, isArray: Bool = false) -> String? {
         guard columnType(at: column) == .text else { return nil }
         let stored = textBytes(at: column)
-        guard value.withUTF8({ DecimalOrder.compare($0, stored) == 0 }) == true else { return nil }
+        let isEqual = value.withUTF8 { isArray ? DecimalOrder.arraysAreEqual($0, stored) : DecimalOrder.compare($0, stored) == 0 }
+        guard isEqual == true else { return nil }
         return String(decoding: stored, as: UTF8.self)
     }
 
