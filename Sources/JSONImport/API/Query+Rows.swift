@@ -53,11 +53,11 @@ extension Query {
             selection.order += key.map { ($0, true) }
         }
         // As `query --limit` and `--offset` refuse them, rather than reading a negative one as
-        // none, as SQLite does.
-        if let limitCount, limitCount < 0 { throw QueryError("the limit must be 0 or more, not \(limitCount)") }
-        if let offsetCount, offsetCount < 0 { throw QueryError("the offset must be 0 or more, not \(offsetCount)") }
+        // none, as SQLite does. (`last()` reads one record, whatever the limit.)
         selection.limit = limit ?? limitCount
         selection.offset = offsetCount
+        if let limit = selection.limit, limit < 0 { throw QueryError("the limit must be 0 or more, not \(limit)") }
+        if let offset = selection.offset, offset < 0 { throw QueryError("the offset must be 0 or more, not \(offset)") }
         return (entity, selection)
     }
 

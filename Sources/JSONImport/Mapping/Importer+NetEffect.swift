@@ -60,16 +60,16 @@ extension Importer {
         if Self.areEqual(try storedValues(entity, row: row), original, entity) { tracker.markUnchanged(entity.index, row) }
     }
 
-    /// Whether two `storedValues` of a row are the same, decimals compared by value.
+    /// Whether two `storedValues` of a row are the same, decimals (and `[decimal]`s) compared by
+    /// value.
     private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
         guard a.count == b.count else { return false }
         for (i, (x, y)) in zip(a, b).enumerated() where x != y {
             guard i < entity.attributes.count, case .text(var x) = x, case .text(var y) = y else { return false }
-            switch entity.attributes[i].spec.type {
-            case .decimal: guard DecimalOrder.areEqual(x, y) else { return false }
-            case .array(.decimal): guard x.withUTF8({ x in y.withUTF8 { DecimalOrder.arraysAreEqual(x, $0) } }) else { return false }
-            default: return false
-            }
+            let type = entity.attributes[i].spec.type
+            guard type == .decimal || type == .array(.decimal),
+                x.withUTF8({ x in y.withUTF8 { DecimalOrder.areEqual(x, $0, isArray: type != .decimal) } })
+            else { return false }
         }
         return true
     }

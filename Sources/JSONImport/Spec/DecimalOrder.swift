@@ -15,26 +15,32 @@ enum DecimalOrder {
         }
     }
 
-    /// `true` when `a` and `b` spell the same number.
-    static func areEqual(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) == 0 } }
-    }
-
-    /// `true` when `a` and `b`, the stored text of two `[decimal]` values (JSON arrays of
-    /// strings), hold the same numbers in the same order: `["10.5"]` and `["10.50"]` are equal.
-    /// Text that is not such an array is equal only to the same bytes.
-    static func arraysAreEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `true` when `a` and `b` spell the same number or, for the stored text of two `[decimal]`
+    /// values (`isArray`: JSON arrays of strings and nulls), the same numbers and nulls in the
+    /// same order: `["10.5",null]` and `["10.50",null]` are equal. Array text of any other form
+    /// is equal only to the same bytes.
+    static func areEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, isArray: Bool) -> Bool {
+        guard isArray else { return compare(a, b) == 0 }
         guard let x = elements(a), let y = elements(b), x.count == y.count else { return bytewise(a, b) == 0 }
-        return zip(x, y).allSatisfy { compare(UnsafeBufferPointer(rebasing: a[$0]), UnsafeBufferPointer(rebasing: b[$1])) == 0 }
+        return zip(x, y).allSatisfy { x, y in
+            guard let x, let y else { return x == nil && y == nil }
+            return compare(UnsafeBufferPointer(rebasing: a[x]), UnsafeBufferPointer(rebasing: b[y])) == 0
+        }
     }
 
-    /// The ranges of the elements' text in a JSON array of strings without escapes; `nil` for
-    /// anything else.
-    private static func elements(_ text: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
-        var ranges: [Range<Int>] = []
+    /// The ranges of the elements' text in a JSON array of strings without escapes and nulls
+    /// (`nil` ranges); `nil` for anything else.
+    private static func elements(_ text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]? {
+        var ranges: [Range<Int>?] = []
         var i = 0
         func skipSpace() { while i < text.count, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 } }
+        func isNull() -> Bool {
+            guard text.count - i >= 4, text[i] == UInt8(ascii: "n"), text[i + 1] == UInt8(ascii: "u"),
+                text[i + 2] == UInt8(ascii: "l"), text[i + 3] == UInt8(ascii: "l")
+            else { return false }
+            i += 4
+            return true
+        }
         skipSpace()
         guard i < text.count, text[i] == UInt8(ascii: "[") else { return nil }
         i += 1
@@ -43,13 +49,17 @@ enum DecimalOrder {
             i += 1
         } else {
             while true {
-                guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
-                let start = i + 1
-                i = start
-                while i < text.count, text[i] != UInt8(ascii: "\""), text[i] != UInt8(ascii: "\\") { i += 1 }
-                guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
-                ranges.append(start..<i)
-                i += 1
+                if isNull() {
+                    ranges.append(nil)
+                } else {
+                    guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
+                    let start = i + 1
+                    i = start
+                    while i < text.count, text[i] != UInt8(ascii: "\""), text[i] != UInt8(ascii: "\\") { i += 1 }
+                    guard i < text.count, text[i] == UInt8(ascii: "\"") else { return nil }
+                    ranges.append(start..<i)
+                    i += 1
+                }
                 skipSpace()
                 guard i < text.count else { return nil }
                 if text[i] == UInt8(ascii: "]") { i += 1; break }

@@ -42,6 +42,8 @@ import Testing
         // As `query --limit -1` refuses it, not read as no limit.
         #expect(throws: QueryError(.invalidRequest, "the limit must be 0 or more, not -1")) { try byScore.limit(-1).all() }
         #expect(throws: QueryError(.invalidRequest, "the offset must be 0 or more, not -2")) { try byScore.offset(-2).count() }
+        // `first()` and `last()` read one record whatever the limit.
+        #expect(try byScore.limit(-1).first()?.id == 4 && byScore.limit(-1).last()?.id == 3)
     }
 
     @Test func textFiltersFollowTheExpressionLanguage() throws {

@@ -126,6 +126,13 @@ private struct Product: Codable, Equatable, ImportableEntity {
         #expect(try mapper.storedRows("Price", ids: [1], "steps") == [[.text(#"["3","10.5"]"#)]])
         let back = try mapper.importJSON(#"[{"id": 2, "steps": [2]}, {"id": 2, "steps": [1.0, 1e0]}]"#, as: "Price")
         #expect(back.counts(for: "Price").list == [0, 0, 1, 0])
+        // Nulls among the numbers stand where they stand.
+        try mapper.importJSON(#"{"id": 3, "steps": [10.50, null]}"#, as: "Price")
+        let nulls = try mapper.importJSON(#"[{"id": 3, "steps": [10.5, null]}]"#, as: "Price")
+        #expect(nulls.counts(for: "Price").list == [0, 0, 1, 0])
+        #expect(try mapper.storedRows("Price", ids: [3], "steps") == [[.text(#"["10.50",null]"#)]])
+        let moved = try mapper.importJSON(#"[{"id": 3, "steps": [null, 10.5]}]"#, as: "Price")
+        #expect(moved.counts(for: "Price").list == [0, 1, 0, 0])
     }
 
     @Test func changesThatCancelOutWithinOneImportAreUnchanged() throws {

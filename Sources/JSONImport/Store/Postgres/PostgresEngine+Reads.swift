@@ -54,7 +54,8 @@ extension PostgresEngine {
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + PostgresFilterSyntax.orderTerms(selection.order, of: entity).joined(separator: ", ")
         if selection.limit != nil || selection.offset != nil {
-            // As in SQLite, a negative limit is none and a negative offset is 0.
+            // The API refuses a negative limit or offset; should one come, it reads as SQLite
+            // reads it: no limit, no offset.
             let limit = selection.limit.flatMap { $0 < 0 ? nil : String($0) } ?? "ALL"
             sql += " LIMIT \(limit) OFFSET \(max(selection.offset ?? 0, 0))"
         }

@@ -173,9 +173,7 @@ final class PostgresImportRows: ImportRows {
                 if Self.holds(held[i], value, type: entity.types[i]) { continue }
                 let type = entity.types[i]
                 if type == .decimal || type == .array(.decimal), case .text(var text) = held[i],
-                    value.withUTF8({ bytes in
-                        text.withUTF8 { type == .decimal ? DecimalOrder.compare(bytes, $0) == 0 : DecimalOrder.arraysAreEqual(bytes, $0) }
-                    }) == true
+                    value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.areEqual(bytes, $0, isArray: type != .decimal) } }) == true
                 {
                     values[i] = .text(text)
                 } else {

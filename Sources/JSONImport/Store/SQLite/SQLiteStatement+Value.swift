@@ -16,8 +16,7 @@ extension SQLiteStatement {
     func decimalText(equalTo value: Value, at column: Int, isArray: Bool = false) -> String? {
         guard columnType(at: column) == .text else { return nil }
         let stored = textBytes(at: column)
-        let isEqual = value.withUTF8 { isArray ? DecimalOrder.arraysAreEqual($0, stored) : DecimalOrder.compare($0, stored) == 0 }
-        guard isEqual == true else { return nil }
+        guard value.withUTF8({ DecimalOrder.areEqual($0, stored, isArray: isArray) }) == true else { return nil }
         return String(decoding: stored, as: UTF8.self)
     }
 
