@@ -21,7 +21,7 @@ enum AttributeValidation {
 
     static func check(_ value: Value, _ attribute: AttributePlan) -> String? {
         let spec = attribute.spec
-        if let allowed = spec.allowedValues, !allowed.contains(value.stored) {
+        if let allowed = spec.allowedValues, !isAllowed(value.stored, allowed, decimal: spec.type == .decimal) {
             let list = allowed.map(\.description).joined(separator: ", ")
             return "\(value.stored.shown) is not one of the allowed values (\(list))"
         }
@@ -40,6 +40,16 @@ enum AttributeValidation {
             }
         }
         return nil
+    }
+
+    /// Whether `value` is one of `allowed`: a decimal when it spells the same number as one
+    /// (`1.50` is `1.5`), as decimals compare everywhere (SPEC 1.2).
+    private static func isAllowed(_ value: StoredValue, _ allowed: [StoredValue], decimal: Bool) -> Bool {
+        guard decimal, case .text(var text) = value else { return allowed.contains(value) }
+        return allowed.contains { candidate in
+            guard case .text(var other) = candidate else { return false }
+            return text.withUTF8 { x in other.withUTF8 { DecimalOrder.compare(x, $0) == 0 } }
+        }
     }
 
     /// What `min`/`max` compare: the number, the string's length, or the array's count.

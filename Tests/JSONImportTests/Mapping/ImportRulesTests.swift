@@ -271,6 +271,13 @@ private let rulesYAML = """
 
     // MARK: 2.2.2 Validation and transforms
 
+    @Test func aDecimalEnumAllowsTheSameNumberSpelledOtherwise() throws {
+        let mapper = try makeMapper("entities:\n  Rate:\n    primaryKey: id\n    attributes:\n      id: int\n      rate: { type: decimal, enum: [1.5, 2] }\n")
+        let report = try mapper.importJSON(#"[{"id": 1, "rate": 1.50}, {"id": 2, "rate": "2.0"}, {"id": 3, "rate": 2.5}]"#, as: "Rate", options: .init(onError: .skip))
+        #expect(report.errors.map(\.message) == [#""2.5" is not one of the allowed values ("1.5", "2")"#])
+        #expect(try mapper.storedRows("Rate", "rate") == [[.text("1.50")], [.text("2.0")]])
+    }
+
     @Test func enumIsCheckedAfterTransforms() throws {
         let mapper = try makeMapper(rulesYAML)
         try mapper.importJSON(#"{"code": "a", "title": "t", "size": "m"}"#, as: "Thing")
