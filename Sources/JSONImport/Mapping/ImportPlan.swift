@@ -48,8 +48,11 @@ final class EntityPlan {
     /// versions or tenant): a nested record may be recognised by its bytes (``RecordSignatures``).
     var recognisesRepeats: Bool { skipsRepeats && !hasSyncRules && tenantSlot == nil }
 
-    /// Attribute positions of the `unique` attributes.
-    lazy var uniqueSlots: [Int] = spec.attributes.indices.filter { spec.attributes[$0].isUnique && !keySlots.contains($0) }
+    /// Attribute positions of the `unique` attributes, key parts included.
+    lazy var uniqueAttributeSlots: [Int] = spec.attributes.indices.filter { spec.attributes[$0].isUnique }
+
+    /// Attribute positions of the `unique` attributes outside the key.
+    lazy var uniqueSlots: [Int] = uniqueAttributeSlots.filter { !keySlots.contains($0) }
 
     /// The statements the store prepared for this entity's rows (its own type), kept for the
     /// store's life.

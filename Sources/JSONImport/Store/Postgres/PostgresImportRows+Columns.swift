@@ -83,8 +83,7 @@ extension PostgresImportRows {
         }
         // And the unique values a staged row gives up, which another row may take in this
         // hand-over (keys never change).
-        let uniques = entity.spec.attributes.indices.filter { entity.spec.attributes[$0].isUnique && !entity.keySlots.contains($0) }
-            .map { entity.spec.attributes[$0].name }
+        let uniques = entity.uniqueSlots.map { entity.spec.attributes[$0].name }
         return (links + uniques).map { name in
             let column = quote(name)
             return "UPDATE \(entity.table) AS t SET \(column) = NULL FROM \(stage) AS s "

@@ -32,7 +32,7 @@ extension PostgresImportRows {
     func uniqueIndex(_ entity: EntityPlan) throws(StoreError) -> PostgresUniqueIndex? {
         let transaction = engine.transactionNumber
         if let known = uniqueIndexes[entity.index], known.transaction == transaction { return known.index }
-        let slots = entity.spec.attributes.indices.filter { entity.spec.attributes[$0].isUnique }
+        let slots = entity.uniqueAttributeSlots
         let columns = slots.map { quote(entity.spec.attributes[$0].name) }
         try finishBackgroundHandOver()
         roundTrips += 1

@@ -6,7 +6,7 @@ extension PostgresImportRows {
     /// (``uniqueIndex(_:)``), or, in a table holding too many such values to read, by the index
     /// itself, each write going to the server at once.
     func checksUniqueValues(_ entity: EntityPlan) -> Bool {
-        entity.spec.attributes.contains(where: \.isUnique)
+        !entity.uniqueAttributeSlots.isEmpty
     }
 
     /// Runs a write to the server in a savepoint of its own, so that an index's refusal fails

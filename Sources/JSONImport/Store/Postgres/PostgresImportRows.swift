@@ -160,7 +160,8 @@ final class PostgresImportRows: ImportRows {
 
     /// The cached row `id`, compared with `values` as the SQLite row path compares:
     /// a value that differs marks it changed; a decimal (or `[decimal]`) spelled differently
-    /// but equal in value takes the stored text; a date equal to the microsecond (what the column keeps) is equal.
+    /// but equal in value takes the stored text; a date equal to the microsecond (what the
+    /// column keeps) is equal.
     ///
     /// The row is read where the cache keeps it, not copied: a copy retains and releases its
     /// two arrays, for every row a re-import reads.
@@ -170,8 +171,8 @@ final class PostgresImportRows: ImportRows {
         rows.rows[at: slot].values.withUnsafeBufferPointer { held in
             for i in values.indices {
                 guard let value = values[i] else { continue }
-                if Self.holds(held[i], value, type: entity.types[i]) { continue }
                 let type = entity.types[i]
+                if Self.holds(held[i], value, type: type) { continue }
                 if type == .decimal || type == .array(.decimal), case .text(var text) = held[i],
                     value.withUTF8({ bytes in text.withUTF8 { DecimalOrder.areEqual(bytes, $0, isArray: type != .decimal) } }) == true
                 {
