@@ -5,3 +5,22 @@ extension ImportPlan {
         (spec.links[relationship.spec.linkIndex], relationship.spec.isForward)
     }
 }
+
+extension ImportPlan {
+    /// Per link of the spec, which rows read it, for counting link changes by net effect.
+    var netEffectEnds: [LinkNetEffect.Ends] {
+        spec.links.map { link in
+            let isTable: Bool
+            let isOnTarget: Bool
+            switch link.storage {
+            case .linkTable:
+                (isTable, isOnTarget) = (true, false)
+            case .foreignKey(_, _, let onSource, _):
+                (isTable, isOnTarget) = (false, !onSource)
+            }
+            return LinkNetEffect.Ends(
+                source: entity(named: link.source)!.index, target: entity(named: link.target)!.index,
+                sourceByPairs: !isTable, targetReads: link.back != nil || isOnTarget)
+        }
+    }
+}

@@ -16,8 +16,9 @@ extension Importer {
         try tracker.spilledFlags?.drop()
     }
 
-    /// Counts as `unchanged` the rows whose changes in this import cancelled out (SPEC 2.2:
-    /// `updated` means different from before the import).
+    /// Counts as `unchanged` the rows whose changes in this import cancelled out, and as
+    /// `updated` those whose links differ from before it (SPEC 2.2: `updated` means different
+    /// from before the import).
     func settleNetEffect() throws(RecordError) {
         for entity in plan.entities {
             try settle(entity, tracker.netEffectCandidates(of: entity.index))
@@ -39,6 +40,12 @@ extension Importer {
             try spilledOriginals?.drop()
         } catch {
             throw fail(error.description)
+        }
+        let ends = plan.netEffectEnds
+        try tracker.settleLinks { (link, row) throws(RecordError) in
+            let source = plan.entities[ends[link].source]
+            let relationship = source.relationships.first { $0.spec.linkIndex == link && $0.spec.isForward }!
+            return try store { () throws(StoreError) in try rows.linkedRows(relationship, of: row) }
         }
     }
 

@@ -175,10 +175,37 @@ extension Importer {
             let relationship = entity.relationships[r]
             let target = relationship.target
             if relationship.otherSideReads {
-                if let was { tracker.linkChanged(target, was) }
-                if let now = new[j] { tracker.linkChanged(target, now) }
+                if let was { tracker.linkMoved(target, was) }
+                if let now = new[j] { tracker.linkMoved(target, now) }
             }
-            if let was { noteLostLink(relationship, of: entity, targetRow: was, sourceRow: row) }
+            if let was {
+                pairChanged(relationship, row, was, present: false)
+                noteLostLink(relationship, of: entity, targetRow: was, sourceRow: row)
+            }
+            if let now = new[j] { pairChanged(relationship, row, now, present: true) }
+        }
+    }
+
+    /// Gives the tracker a link of `relationship` between `row` (of its entity) and `other`,
+    /// added (`present`) or removed, for counting by net effect.
+    func pairChanged(_ relationship: RelationshipPlan, _ row: Int64, _ other: Int64, present: Bool) {
+        let isForward = relationship.spec.isForward
+        tracker.pairChanged(
+            link: relationship.spec.linkIndex, source: isForward ? row : other, target: isForward ? other : row,
+            present: present)
+    }
+
+    /// Marks the rows whose links changed when `row` gained or lost links to `others`: a link
+    /// table's source rows written from its back side count `updated` (their ordered lists
+    /// grow at the end); the others by net effect.
+    func linksMoved(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, others: [Int64]...) {
+        tracker.linkMoved(entity.index, row)
+        guard relationship.otherSideReads else { return }
+        let isListSource = if case .linkTable(_, false) = relationship.storage { true } else { false }
+        for group in others {
+            for other in group {
+                if isListSource { tracker.linkChanged(relationship.target, other) } else { tracker.linkMoved(relationship.target, other) }
+            }
         }
     }
 
@@ -190,7 +217,10 @@ extension Importer {
             let relationship = entity.relationships[r]
             guard case .selfColumn(_, true) = relationship.storage, let now = new[j] else { continue }
             let others = try store { () throws(StoreError) in try rows.releaseTarget(relationship, now, except: row) }
-            for other in others { tracker.linkChanged(entity.index, other) }
+            for other in others {
+                tracker.linkMoved(entity.index, other)
+                pairChanged(relationship, other, now, present: false)
+            }
         }
     }
 
@@ -299,18 +329,20 @@ extension Importer {
         }
         let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
         guard !added.isEmpty || !removed.isEmpty || reordered else { return }
-        let other = relationship.target
         try store { () throws(StoreError) in
             try write(relationship, row: row, targets: targets, added: added, addedIndices: addedIndices, removed: removed,
                 isAppend: isAppend, current: current, presetPrevious: presetPrevious, entity: entity)
         }
         if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
-        tracker.linkChanged(entity.index, row)
-        if relationship.otherSideReads {
-            for target in added { tracker.linkChanged(other, target) }
-            for target in removed { tracker.linkChanged(other, target) }
+        if case .linkTable(_, true) = relationship.storage {
+            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row, current)
         }
-        for target in removed { noteLostLink(relationship, of: entity, targetRow: target, sourceRow: row) }
+        linksMoved(relationship, of: entity, row: row, others: added, removed)
+        for target in added { pairChanged(relationship, row, target, present: true) }
+        for target in removed {
+            pairChanged(relationship, row, target, present: false)
+            noteLostLink(relationship, of: entity, targetRow: target, sourceRow: row)
+        }
     }
 
     /// Writes the changed links of `row` through the row path.
@@ -336,7 +368,10 @@ extension Importer {
                     previous = try rows.linkingRow(relationship, ofTarget: target)
                     try rows.setLinkingRow(relationship, ofTarget: target, to: row)
                 }
-                if let previous, previous != row { tracker.linkChanged(entity.index, previous) }
+                if let previous, previous != row {
+                    tracker.linkMoved(entity.index, previous)
+                    pairChanged(relationship, previous, target, present: false)
+                }
             }
         case .linkTable(_, true):
             if isAppend {

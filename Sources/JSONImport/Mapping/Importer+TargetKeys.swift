@@ -91,16 +91,18 @@ extension Importer {
             let values = [Value?](filledWith: nil, count: entity.attributes.count)
             try store { () throws(StoreError) in try rows.update(entity, row: row, values: values, columns: columns, setting: shape) }
             try columnLinksChanged(entity, row: row, from: before, to: columns)
-            tracker.linkChanged(entity.index, row)
+            tracker.linkMoved(entity.index, row)
             return
         default:
             current = try currentLinks(relationship, of: entity, row: row)
         }
         guard !current.contains(target) else { return }
+        var previous: Int64?
         try store { () throws(StoreError) in
             switch relationship.storage {
             case .selfColumn: break
             case .otherColumn:
+                previous = try rows.linkingRow(relationship, ofTarget: target)
                 try rows.setLinkingRow(relationship, ofTarget: target, to: row)
             case .linkTable(_, true):
                 try rows.insertLink(relationship, source: row, target: target, position: try rows.nextPosition(relationship, source: row))
@@ -109,7 +111,15 @@ extension Importer {
             }
         }
         if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
-        tracker.linkChanged(entity.index, row)
-        if relationship.otherSideReads { tracker.linkChanged(relationship.target, target) }
+        if case .linkTable(_, true) = relationship.storage {
+            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row, current)
+        }
+        linksMoved(relationship, of: entity, row: row, others: [target])
+        pairChanged(relationship, row, target, present: true)
+        // A target held in its own column leaves the row that linked it before.
+        if let previous {
+            tracker.linkMoved(entity.index, previous)
+            pairChanged(relationship, previous, target, present: false)
+        }
     }
 }

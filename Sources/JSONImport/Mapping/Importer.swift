@@ -75,7 +75,7 @@ final class Importer {
         self.rows = store.importRows
         self.plan = store.plan
         self.now = now
-        self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID))
+        self.tracker = RowTracker(keyIsRowID: plan.entities.map(\.keyIsRowID), links: plan.netEffectEnds)
         self.insertFirstScore = Array(repeating: 0, count: plan.entities.count)
         self.written = KeyCaches(count: plan.entities.count, budget: Self.writtenCacheBudget)
         self.signatures = RecordSignatures(entities: plan.entities.count, budget: Self.writtenCacheBudget)

@@ -36,10 +36,17 @@ final class RowTracker {
     /// inserted without a link: only then can the clean-up pass find anything.
     @exclusivity(unchecked) var mayHaveOrphans = false
 
+    /// Link changes to rows that existed before the import, counted by net effect up to
+    /// ``linkBudget`` bytes (see ``pairChanged(link:source:target:present:)``).
+    @exclusivity(unchecked) private var links: LinkNetEffect
+    private let linkBudget: Int
+
     private enum Undo {
         case row(Int, Int64, UInt8?)
         case identity(Int, RowKey)
         case original(Int, Int64)
+        case pair(LinkNetEffect.Pair, UInt8?)
+        case list(LinkNetEffect.List)
     }
     @exclusivity(unchecked) private var undo: [Undo] = []
     @exclusivity(unchecked) private var isJournaling = false
@@ -54,11 +61,18 @@ final class RowTracker {
     @exclusivity(unchecked) private var callsUntilFlagsCheck = 0
 
     /// - Parameters:
+    ///   - links: per link of the spec, which rows read it (see ``ImportPlan/netEffectEnds``);
+    ///     none for operations that change links only by deleting rows.
+    ///   - linkBudget: the bytes the link changes kept for counting by net effect may hold.
     ///   - flagsBudget: the bytes the row flags may hold in memory before they move to
     ///     ``spilledFlags``, if set.
     ///   - flagsCheckInterval: how many calls of ``spillFlagsIfNeeded()`` apart their bytes are
     ///     added up.
-    init(keyIsRowID: [Bool], flagsBudget: Int = RowTracker.flagsBudget, flagsCheckInterval: Int = 4096) {
+    init(
+        keyIsRowID: [Bool], links: [LinkNetEffect.Ends] = [], linkBudget: Int = RowTracker.linkBudget,
+        flagsBudget: Int = RowTracker.flagsBudget, flagsCheckInterval: Int = 4096
+    ) {
+        self.linkBudget = linkBudget
         let count = keyIsRowID.count
         self.keyIsRowID = keyIsRowID
         self.flagsBudget = flagsBudget
@@ -68,6 +82,7 @@ final class RowTracker {
         orphansRemoved = Array(repeating: 0, count: count)
         identities = KeyCaches(count: count, budget: Self.identityCacheBudget)
         originals = Array(repeating: [:], count: count)
+        self.links = LinkNetEffect(ends: links, entities: count)
     }
 
     /// Calls `body` with every touched row of `entity`, its status, and whether the import
@@ -115,6 +130,70 @@ final class RowTracker {
     func linkChanged(_ entity: Int, _ row: Int64) {
         touch(entity, row, .updated, seen: false)
         update(entity, row) { ($0 ?? 0) | Self.linkFlag }
+    }
+
+    /// A link of the row changed, the change also given to ``pairChanged(link:source:target:present:)``
+    /// or, for a link table's source, its list kept (``keepList(link:entity:row:_:)``): a row new
+    /// to this import is marked as by ``linkChanged(_:_:)``; one that existed before is touched,
+    /// and ``settleLinks(_:)`` counts it `updated` if its links differ from before the import.
+    func linkMoved(_ entity: Int, _ row: Int64) {
+        if existedBefore(entity, row) { touch(entity, row, .unchanged) } else { linkChanged(entity, row) }
+    }
+
+    /// Whether the row is not one this import inserted (rows it deleted have no flags left).
+    private func existedBefore(_ entity: Int, _ row: Int64) -> Bool {
+        guard let flags = flags(entity, row) else { return true }
+        return flags & Self.statusMask != Status.inserted.rawValue
+    }
+
+    /// The bytes the link changes kept for counting by net effect may hold: past them, a row
+    /// that existed before and whose links change again counts `updated` at once (as if the
+    /// change could not cancel out), so memory stays bounded however many links an import moves.
+    static let linkBudget = 8 << 20
+
+    /// A pair of a link was added (`present`) or removed; call once per change, after it. Kept
+    /// only when a row that reads it existed before the import.
+    func pairChanged(link: Int, source: Int64, target: Int64, present: Bool) {
+        let counts = links.counts(link)
+        let ends = (source: counts.source && existedBefore(links.ends[link].source, source),
+                    target: counts.target && existedBefore(links.ends[link].target, target))
+        guard ends.source || ends.target else { return }
+        let pair = LinkNetEffect.Pair(link: Int32(link), source: source, target: target)
+        guard links.estimatedBytes < linkBudget || links.lists(pair) else {
+            if ends.source { linkChanged(links.ends[link].source, source) }
+            if ends.target { linkChanged(links.ends[link].target, target) }
+            return
+        }
+        let state = links.state(of: pair, afterChangingTo: present)
+        let old = links.set(pair, to: state)
+        if isJournaling, old != state { undo.append(.pair(pair, old)) }
+    }
+
+    /// Keeps a link table's list of `row` (its source) as it was before the import first changed
+    /// it, if the row existed before.
+    func keepList(link: Int, entity: Int, row: Int64, _ list: [Int64]) {
+        guard existedBefore(entity, row) else { return }
+        let key = LinkNetEffect.List(link: Int32(link), row: row)
+        guard links.estimatedBytes < linkBudget || links.keeps(key) else { return linkChanged(entity, row) }
+        if links.keepList(key, list), isJournaling { undo.append(.list(key)) }
+    }
+
+    /// Counts `updated` the rows that existed before the import whose links differ from before
+    /// it: pairs changed, or (asked of `currentList`) a link table's list of a source row.
+    /// Call once the records are in, before any row is deleted.
+    func settleLinks<E: Error>(_ currentList: (_ link: Int, _ row: Int64) throws(E) -> [Int64]) throws(E) {
+        for (entity, rows) in links.drift.enumerated() {
+            for row in rows.keys { markUpdated(entity, row) }
+        }
+        for (list, original) in links.originalLists where flags(links.ends[Int(list.link)].source, list.row) != nil {
+            if try currentList(Int(list.link), list.row) != original { markUpdated(links.ends[Int(list.link)].source, list.row) }
+        }
+    }
+
+    /// Counts a touched row `updated`, unless the import inserted it.
+    private func markUpdated(_ entity: Int, _ row: Int64) {
+        guard let flags = flags(entity, row), flags & Self.touchedFlag != 0 else { return }
+        touch(entity, row, .updated)
     }
 
     /// Whether the import inserted the row (a stub included) and no link set of it changed
@@ -332,6 +411,8 @@ final class RowTracker {
             case .row(let e, let row, let old): store(e, row, old)
             case .identity(let e, let key): identities.removeValue(for: key, in: e)
             case .original(let e, let row): forgetOriginal(e, row)
+            case .pair(let pair, let old): links.set(pair, to: old)
+            case .list(let list): links.forgetList(list)
             }
         }
         undo.removeAll(keepingCapacity: true)

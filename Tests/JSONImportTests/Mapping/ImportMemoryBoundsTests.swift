@@ -53,6 +53,27 @@ import Testing
         }
         #expect(changed.count == count / 2)
     }
+
+    @Test func linkChangesPastTheirBudgetCountAsChangesAtOnce() {
+        // One link between entity 0 (source) and entity 1 (target), read from both sides.
+        let ends = [LinkNetEffect.Ends(source: 0, target: 1, sourceByPairs: true, targetReads: true)]
+        func statuses(budget: Int) -> [RowTracker.Status] {
+            let tracker = RowTracker(keyIsRowID: [true, true], links: ends, linkBudget: budget)
+            // Row 1 gives target 5 to row 2 and takes it back; row 3 takes target 6 for good.
+            for (source, target, present) in [(1, 5, false), (2, 5, true), (2, 5, false), (1, 5, true), (3, 6, true)] {
+                tracker.linkMoved(0, Int64(source))
+                tracker.linkMoved(1, Int64(target))
+                tracker.pairChanged(link: 0, source: Int64(source), target: Int64(target), present: present)
+            }
+            tracker.settleLinks { _, _ in [] }
+            var result: [RowTracker.Status] = []
+            for entity in 0..<2 { tracker.forEachRow(of: entity) { _, status, _ in result.append(status) } }
+            return result
+        }
+        #expect(statuses(budget: RowTracker.linkBudget) == [.unchanged, .unchanged, .updated, .unchanged, .updated])
+        // With no room, every row whose links changed counts `updated`, as before counting by net effect.
+        #expect(statuses(budget: 0) == [.updated, .updated, .updated, .updated, .updated])
+    }
 }
 
 /// The tracker's row flags past their budget move to the store and read back the same: counts,

@@ -199,4 +199,45 @@ import Testing
         let changed = try mapper.importJSON(#"[{"id": 1, "login": "bo"}, {"id": 1, "login": "cy"}]"#, as: "User")
         #expect(changed.counts(for: "User").list == [0, 1, 0, 0])
     }
+
+    @Test func linkChangesThatCancelOutWithinOneImportCountAsUnchanged() throws {
+        let mapper = try makeMapper()
+        // Repo 5 is listed under both users: it moves to user 1, then back to user 2.
+        let shared = #"[{"id": 1, "repos": [{"id": 5, "name": "x"}]}, {"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "name": "y"}]}]"#
+        try mapper.importJSON(shared, as: "User")
+        let again = try mapper.importJSON(shared, as: "User")
+        #expect(again.counts(for: "User").list == [0, 0, 2, 0])
+        #expect(again.counts(for: "Repo").list == [0, 0, 2, 0])
+        // In the other order it stays with user 1: both users and the repo changed.
+        let moved = try mapper.importJSON(
+            #"[{"id": 2, "repos": [{"id": 5, "name": "x"}, {"id": 6, "name": "y"}]}, {"id": 1, "repos": [{"id": 5, "name": "x"}]}]"#,
+            as: "User")
+        #expect(moved.counts(for: "User").list == [0, 2, 0, 0])
+        #expect(moved.counts(for: "Repo").list == [0, 1, 1, 0])
+        #expect(try mapper.storedRows("Repo", "id", "owner", orderedBy: "id") == [[.integer(5), .integer(1)], [.integer(6), .integer(2)]])
+    }
+
+    @Test func aListPutBackInItsOrderCountsAsUnchanged() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"[{"id": 2}, {"id": 3}, {"id": 1, "follower_ids": [2, 3]}]"#, as: "User")
+        let restored = try mapper.importJSON(#"[{"id": 1, "follower_ids": [3]}, {"id": 1, "follower_ids": [2, 3]}]"#, as: "User")
+        #expect(restored.counts(for: "User").list == [0, 0, 1, 0])
+        // The same followers in another order are a change of user 1's list.
+        let reordered = try mapper.importJSON(#"[{"id": 1, "follower_ids": [3]}, {"id": 1, "follower_ids": [3, 2]}]"#, as: "User")
+        #expect(reordered.counts(for: "User").list == [0, 1, 0, 0])
+        let user = try mapper.query("User").keys(text: ["1"]).records(fields: ["followers"])
+        #expect(user.map { RecordValue.object($0).jsonText } == [#"{"followers":[3,2]}"#])
+    }
+
+    @Test func aRecordLeftOutTakesItsLinkChangesWithIt() throws {
+        let mapper = try makeMapper()
+        try mapper.importJSON(#"{"id": 2, "repos": [{"id": 5, "name": "x"}]}"#, as: "User")
+        // User 1 takes repo 5 from user 2, then fails: user 2 still has it, as before.
+        let report = try mapper.importJSON(
+            #"[{"id": 1, "repos": [{"id": 5, "name": "x"}, {"id": 7, "name": "z", "stars": "many"}]}, {"id": 2, "repos": [{"id": 5, "name": "x"}]}]"#,
+            as: "User", options: .init(onError: .skip))
+        #expect(report.errors.map(\.path) == ["$[0].repos[1].stars"])
+        #expect(report.counts(for: "User").list == [0, 0, 1, 0])
+        #expect(report.counts(for: "Repo").list == [0, 0, 1, 0])
+    }
 }
