@@ -41,11 +41,8 @@ extension Importer {
         } catch {
             throw fail(error.description)
         }
-        let ends = plan.netEffectEnds
         try tracker.settleLinks { (link, row) throws(RecordError) in
-            let source = plan.entities[ends[link].source]
-            let relationship = source.relationships.first { $0.spec.linkIndex == link && $0.spec.isForward }!
-            return try store { () throws(StoreError) in try rows.linkedRows(relationship, of: row) }
+            try store { () throws(StoreError) in try rows.linkedRows(forwardRelationship(ofLink: link), of: row) }
         }
     }
 

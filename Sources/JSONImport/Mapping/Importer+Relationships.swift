@@ -195,18 +195,33 @@ extension Importer {
             present: present)
     }
 
-    /// Marks the rows whose links changed when `row` gained or lost links to `others`: a link
-    /// table's source rows written from its back side count `updated` (their ordered lists
-    /// grow at the end); the others by net effect.
+    /// Marks the rows whose links changed when `row` gained or lost links to `others`, to be
+    /// counted by net effect.
     func linksMoved(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, others: [Int64]...) {
         tracker.linkMoved(entity.index, row)
         guard relationship.otherSideReads else { return }
-        let isListSource = if case .linkTable(_, false) = relationship.storage { true } else { false }
         for group in others {
-            for other in group {
-                if isListSource { tracker.linkChanged(relationship.target, other) } else { tracker.linkMoved(relationship.target, other) }
+            for other in group { tracker.linkMoved(relationship.target, other) }
+        }
+    }
+
+    /// Before the back side of a link table changes the lists of `sources`, keeps those lists
+    /// as they were for counting by net effect (``RowTracker/keepList(link:entity:row:_:)``).
+    func keepSourceLists(_ relationship: RelationshipPlan, _ sources: [Int64]...) throws(StoreError) {
+        guard case .linkTable(_, false) = relationship.storage else { return }
+        let link = relationship.spec.linkIndex
+        let forward = forwardRelationship(ofLink: link)
+        for group in sources {
+            for source in group where tracker.needsList(link: link, entity: relationship.target, row: source) {
+                tracker.keepList(link: link, entity: relationship.target, row: source, try rows.linkedRows(forward, of: source))
             }
         }
+    }
+
+    /// The forward side of a link, as its source entity reads it.
+    func forwardRelationship(ofLink link: Int) -> RelationshipPlan {
+        let source = plan.entity(named: plan.spec.links[link].source)!
+        return source.relationships.first { $0.spec.linkIndex == link && $0.spec.isForward }!
     }
 
     /// One ↔ one: a target that `row` (`nil` for a row about to be inserted) now links to cannot
@@ -330,6 +345,7 @@ extension Importer {
         let reordered = !isAppend && added.isEmpty && removed.isEmpty && current != targets
         guard !added.isEmpty || !removed.isEmpty || reordered else { return }
         try store { () throws(StoreError) in
+            try keepSourceLists(relationship, added, removed)
             try write(relationship, row: row, targets: targets, added: added, addedIndices: addedIndices, removed: removed,
                 isAppend: isAppend, current: current, presetPrevious: presetPrevious, entity: entity)
         }

@@ -107,6 +107,7 @@ extension Importer {
             case .linkTable(_, true):
                 try rows.insertLink(relationship, source: row, target: target, position: try rows.nextPosition(relationship, source: row))
             case .linkTable(_, false):
+                try keepSourceLists(relationship, [target])
                 try rows.insertLink(relationship, source: target, target: row, position: try rows.nextPosition(relationship, source: target))
             }
         }

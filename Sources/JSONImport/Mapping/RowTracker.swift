@@ -169,6 +169,12 @@ final class RowTracker {
         if isJournaling, old != state { undo.append(.pair(pair, old)) }
     }
 
+    /// Whether ``keepList(link:entity:row:_:)`` would keep the list of `row` now: it existed
+    /// before the import and its list is not kept yet.
+    func needsList(link: Int, entity: Int, row: Int64) -> Bool {
+        existedBefore(entity, row) && !links.keeps(LinkNetEffect.List(link: Int32(link), row: row))
+    }
+
     /// Keeps a link table's list of `row` (its source) as it was before the import first changed
     /// it, if the row existed before.
     func keepList(link: Int, entity: Int, row: Int64, _ list: [Int64]) {

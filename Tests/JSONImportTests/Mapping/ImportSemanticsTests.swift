@@ -229,6 +229,27 @@ import Testing
         #expect(user.map { RecordValue.object($0).jsonText } == [#"{"followers":[3,2]}"#])
     }
 
+    @Test func listsTheBackSideChangesCountByTheirOrderAtTheEnd() throws {
+        let mapper = try makeMapper("""
+            entities:
+              User:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  following: { to: User, kind: many, key: following_ids, by: id }
+                  followers: { to: User, kind: many, key: follower_ids, by: id, inverse: following }
+            """)
+        try mapper.importJSON(#"[{"id": 2}, {"id": 3}, {"id": 1, "following_ids": [2, 3]}]"#, as: "User")
+        // User 3 loses follower 1 and gets it back at the end of 1's list, where it was.
+        let restored = try mapper.importJSON(#"[{"id": 3, "follower_ids": []}, {"id": 3, "follower_ids": [1]}]"#, as: "User")
+        #expect(restored.counts(for: "User").list == [0, 0, 2, 0])
+        // User 2 does the same: 2 is now last in 1's list, a change of user 1 only.
+        let moved = try mapper.importJSON(#"[{"id": 2, "follower_ids": []}, {"id": 2, "follower_ids": [1]}]"#, as: "User")
+        #expect(moved.counts(for: "User").list == [0, 1, 1, 0])
+        let user = try mapper.query("User").keys(text: ["1"]).records(fields: ["following"])
+        #expect(user.map { RecordValue.object($0).jsonText } == [#"{"following":[3,2]}"#])
+    }
+
     @Test func aRecordLeftOutTakesItsLinkChangesWithIt() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 2, "repos": [{"id": 5, "name": "x"}]}"#, as: "User")
