@@ -41,8 +41,26 @@ extension Importer {
         } catch {
             throw fail(error.description)
         }
-        try tracker.settleLinks { (link, row) throws(RecordError) in
-            try store { () throws(StoreError) in try rows.linkedRows(forwardRelationship(ofLink: link), of: row) }
+        tracker.settlePairs()
+        try settleLists()
+    }
+
+    /// Counts `updated` the source rows of link tables whose lists differ from before the
+    /// import, read a chunk at a time that the row path reads ahead.
+    private func settleLists() throws(RecordError) {
+        for (link, lists) in tracker.originalLists() {
+            let relationship = forwardRelationship(ofLink: link)
+            var start = 0
+            while start < lists.count {
+                let chunk = lists[start..<min(start + Self.settledAtOnce, lists.count)]
+                try store { () throws(StoreError) in
+                    try rows.readAhead(lists: relationship, of: chunk.map(\.row))
+                    for (row, original) in chunk where try rows.linkedRows(relationship, of: row) != original {
+                        tracker.markUpdated(relationship.entity.index, row)
+                    }
+                }
+                start = chunk.endIndex
+            }
         }
     }
 

@@ -135,7 +135,7 @@ final class RowTracker {
     /// A link of the row changed, the change also given to ``pairChanged(link:source:target:present:)``
     /// or, for a link table's source, its list kept (``keepList(link:entity:row:_:)``): a row new
     /// to this import is marked as by ``linkChanged(_:_:)``; one that existed before is touched,
-    /// and ``settleLinks(_:)`` counts it `updated` if its links differ from before the import.
+    /// and the end of the records counts it `updated` if its links differ from before the import.
     func linkMoved(_ entity: Int, _ row: Int64) {
         if existedBefore(entity, row) { touch(entity, row, .unchanged) } else { linkChanged(entity, row) }
     }
@@ -184,20 +184,26 @@ final class RowTracker {
         if links.keepList(key, list), isJournaling { undo.append(.list(key)) }
     }
 
-    /// Counts `updated` the rows that existed before the import whose links differ from before
-    /// it: pairs changed, or (asked of `currentList`) a link table's list of a source row.
-    /// Call once the records are in, before any row is deleted.
-    func settleLinks<E: Error>(_ currentList: (_ link: Int, _ row: Int64) throws(E) -> [Int64]) throws(E) {
+    /// Counts `updated` the rows that existed before the import and whose link pairs differ from
+    /// before it. Call once the records are in, before any row is deleted.
+    func settlePairs() {
         for (entity, rows) in links.drift.enumerated() {
             for row in rows.keys { markUpdated(entity, row) }
         }
-        for (list, original) in links.originalLists where flags(links.ends[Int(list.link)].source, list.row) != nil {
-            if try currentList(Int(list.link), list.row) != original { markUpdated(links.ends[Int(list.link)].source, list.row) }
+    }
+
+    /// The link tables' lists of source rows as they were before the import changed them, per
+    /// link (by index), of rows still there, in no particular order.
+    func originalLists() -> [Int: [(row: Int64, list: [Int64])]] {
+        var lists: [Int: [(row: Int64, list: [Int64])]] = [:]
+        for (key, list) in links.originalLists where flags(links.ends[Int(key.link)].source, key.row) != nil {
+            lists[Int(key.link), default: []].append((key.row, list))
         }
+        return lists
     }
 
     /// Counts a touched row `updated`, unless the import inserted it.
-    private func markUpdated(_ entity: Int, _ row: Int64) {
+    func markUpdated(_ entity: Int, _ row: Int64) {
         guard let flags = flags(entity, row), flags & Self.touchedFlag != 0 else { return }
         touch(entity, row, .updated)
     }

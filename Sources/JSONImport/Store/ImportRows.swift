@@ -103,6 +103,11 @@ protocol ImportRows: AnyObject {
     /// ignores it.
     func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError)
 
+    /// The lists of `sources` in the link table of `relationship` (its forward side) are about
+    /// to be read one at a time (``linkedRows(_:of:)``): a row path that reads in sets reads
+    /// them now. A row path that reads one row at a time ignores it.
+    func readAhead(lists relationship: RelationshipPlan, of sources: [Int64]) throws(StoreError)
+
     // MARK: Link table indexes
 
     /// Whether the link table named `table` is empty.

@@ -65,7 +65,7 @@ import Testing
                 tracker.linkMoved(1, Int64(target))
                 tracker.pairChanged(link: 0, source: Int64(source), target: Int64(target), present: present)
             }
-            tracker.settleLinks { _, _ in [] }
+            tracker.settlePairs()
             var result: [RowTracker.Status] = []
             for entity in 0..<2 { tracker.forEachRow(of: entity) { _, status, _ in result.append(status) } }
             return result

@@ -98,6 +98,11 @@ extension PostgresImportRows {
         try run(idLoad(cache.rows(entity), ids: ids))
     }
 
+    func readAhead(lists relationship: RelationshipPlan, of sources: [Int64]) throws(StoreError) {
+        try keepWithinBudget()
+        try run(listLoad(cache.table(relationship), sources: sources))
+    }
+
     /// Past the cache's budget, hands the writes over and empties the cache (unless a scope
     /// needs it to undo itself), after the hand-over running in the background, if any.
     private func keepWithinBudget() throws(StoreError) {

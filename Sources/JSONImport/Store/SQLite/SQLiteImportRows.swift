@@ -193,6 +193,8 @@ final class SQLiteImportRows: ImportRows {
 
     func readAhead(_ entity: EntityPlan, rows: [Int64]) throws(StoreError) {}
 
+    func readAhead(lists relationship: RelationshipPlan, of sources: [Int64]) throws(StoreError) {}
+
     // MARK: Link table indexes
 
     func isEmpty(linkTable table: String) throws(StoreError) -> Bool {
