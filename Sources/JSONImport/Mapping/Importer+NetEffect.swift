@@ -82,12 +82,15 @@ extension Importer {
         if Self.areEqual(try storedValues(entity, row: row), original, entity) { tracker.markUnchanged(entity.index, row) }
     }
 
-    /// Whether two `storedValues` of a row are the same, decimals (and `[decimal]`s) compared by
-    /// value.
+    /// Whether two `storedValues` of a row hold the same attributes, decimals (and `[decimal]`s)
+    /// compared by value. Link columns are left out: every change of one is a pair the tracker
+    /// counts by net effect (``RowTracker/settlePairs()``), and a column written before the
+    /// row's original was kept (by a record linking the row from the other side) would not
+    /// show in the original.
     private static func areEqual(_ a: [StoredValue], _ b: [StoredValue], _ entity: EntityPlan) -> Bool {
         guard a.count == b.count else { return false }
-        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
-            guard i < entity.attributes.count, case .text(var x) = x, case .text(var y) = y else { return false }
+        for (i, (x, y)) in zip(a, b).enumerated().prefix(entity.attributes.count) where x != y {
+            guard case .text(var x) = x, case .text(var y) = y else { return false }
             let type = entity.attributes[i].spec.type
             guard type == .decimal || type == .array(.decimal),
                 x.withUTF8({ x in y.withUTF8 { DecimalOrder.areEqual(x, $0, isArray: type != .decimal) } })

@@ -166,13 +166,28 @@ extension Importer {
         return columns
     }
 
+    /// The link columns of a row inserted first that turned out stored: those whose key the
+    /// record does not have take the stored values, as for a row read before its write.
+    func keepUnmentionedColumns(
+        _ json: JSONValue, _ entity: EntityPlan, preset: Preset?, stored: [Int64?], into columns: inout [Int64?]
+    ) {
+        for (j, r) in entity.selfColumns.enumerated() where preset?.column != j {
+            if case .missing = lookup(json, entity.relationships[r].path) { columns[j] = stored[j] }
+        }
+    }
+
     /// Counts and flags the consequences of a row's link columns changing from `old` (`nil` for
-    /// a new row: no links) to `new`.
-    func columnLinksChanged(_ entity: EntityPlan, row: Int64, from old: [Int64?]?, to new: [Int64?]) throws(RecordError) {
+    /// a new row: no links) to `new`; `preset` is the link the row's parent set in its column.
+    func columnLinksChanged(
+        _ entity: EntityPlan, row: Int64, from old: [Int64?]?, to new: [Int64?], preset: Preset? = nil
+    ) throws(RecordError) {
         for (j, r) in entity.selfColumns.enumerated() {
             let was = old?[j] ?? nil
             guard was != new[j] else { continue }
             let relationship = entity.relationships[r]
+            // A link set read before nested records may be stale now, unless the change is the
+            // parent's own new link (see `setLinks`).
+            if was != nil || preset?.column != j { noteLinkWrite(relationship) }
             let target = relationship.target
             if relationship.otherSideReads {
                 if let was { tracker.linkMoved(target, was) }
@@ -184,6 +199,11 @@ extension Importer {
             }
             if let now = new[j] { pairChanged(relationship, row, now, present: true) }
         }
+    }
+
+    /// Notes that a link of `relationship` changed in a way a link set read before may not show.
+    func noteLinkWrite(_ relationship: RelationshipPlan) {
+        linkSetWrites[relationship.spec.linkIndex] &+= 1
     }
 
     /// Gives the tracker a link of `relationship` between `row` (of its entity) and `other`,
@@ -212,8 +232,10 @@ extension Importer {
         let link = relationship.spec.linkIndex
         let forward = forwardRelationship(ofLink: link)
         for group in sources {
-            for source in group where tracker.needsList(link: link, entity: relationship.target, row: source) {
-                tracker.keepList(link: link, entity: relationship.target, row: source, try rows.linkedRows(forward, of: source))
+            for source in group {
+                try tracker.keepList(link: link, entity: relationship.target, row: source) { () throws(StoreError) in
+                    try rows.linkedRows(forward, of: source)
+                }
             }
         }
     }
@@ -232,6 +254,7 @@ extension Importer {
             let relationship = entity.relationships[r]
             guard case .selfColumn(_, true) = relationship.storage, let now = new[j] else { continue }
             let others = try store { () throws(StoreError) in try rows.releaseTarget(relationship, now, except: row) }
+            if !others.isEmpty { noteLinkWrite(relationship) }
             for other in others {
                 tracker.linkMoved(entity.index, other)
                 pairChanged(relationship, other, now, present: false)
@@ -285,7 +308,10 @@ extension Importer {
             }
             let owned = relationship.isTargetOwned && routed < current.count ? current[routed] : nil
             routed += 1
+            // A stale record wrote no link in its column: a row it names that is not linked yet
+            // stays out of the set.
             if let outcome = try resolve(element, relationship, of: entity, current: owned, preset: preset),
+                !outcome.isStale || preset == nil || current.contains(outcome.row),
                 seen?.insert(outcome.row) ?? !targets.contains(outcome.row)
             {
                 if preset != nil { presetPrevious.append(element.kind == .object ? .some(outcome.presetWas) : .none) }
@@ -300,9 +326,13 @@ extension Importer {
                 try each(json)
             }
         }
-        // A nested record may be this very row (or link to it through the same table): what it
-        // wrote is the current state now.
-        if linkSetWrites[link] != writesBefore { current = try currentLinks(relationship, of: entity, row: row) }
+        // A nested record may be this very row, link to it through the same table, or take one
+        // of its targets: what it wrote is the current state now, and a target's own write of
+        // the link column may have been undone since (each target is read and written again).
+        if linkSetWrites[link] != writesBefore {
+            current = try currentLinks(relationship, of: entity, row: row)
+            presetPrevious = []
+        }
         try apply(relationship, of: entity, row: row, current: current, targets: targets,
                   isAppend: isAppend, presetPrevious: presetPrevious)
     }
@@ -349,9 +379,9 @@ extension Importer {
             try write(relationship, row: row, targets: targets, added: added, addedIndices: addedIndices, removed: removed,
                 isAppend: isAppend, current: current, presetPrevious: presetPrevious, entity: entity)
         }
-        if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
+        noteLinkWrite(relationship)
         if case .linkTable(_, true) = relationship.storage {
-            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row, current)
+            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row) { current }
         }
         linksMoved(relationship, of: entity, row: row, others: added, removed)
         for target in added { pairChanged(relationship, row, target, present: true) }

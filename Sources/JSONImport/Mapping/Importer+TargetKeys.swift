@@ -111,9 +111,9 @@ extension Importer {
                 try rows.insertLink(relationship, source: target, target: row, position: try rows.nextPosition(relationship, source: target))
             }
         }
-        if case .linkTable = relationship.storage { linkSetWrites[relationship.spec.linkIndex] &+= 1 }
+        noteLinkWrite(relationship)
         if case .linkTable(_, true) = relationship.storage {
-            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row, current)
+            tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row) { current }
         }
         linksMoved(relationship, of: entity, row: row, others: [target])
         pairChanged(relationship, row, target, present: true)

@@ -113,6 +113,8 @@ final class Importer {
         let isNew: Bool
         /// The preset column's value before this call (`nil`: it was NULL or the row is new).
         let presetWas: Int64?
+        /// A stale record (SPEC 2.2 step 0): its row is as it was, a preset link not written.
+        var isStale = false
     }
 
     // MARK: Records
@@ -135,7 +137,7 @@ final class Importer {
             case .stale(let row):
                 staleRecords[entity.index, default: 0] += 1
                 staleRows.insert(row, of: entity.index)
-                return Outcome(row: row, isNew: false, presetWas: nil)
+                return Outcome(row: row, isNew: false, presetWas: nil, isStale: true)
             }
         }
         let outerTenant = tenant
@@ -189,7 +191,11 @@ final class Importer {
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
-            if inserted == nil { existing = try select(entity, key: key, values: &values) }
+            if inserted == nil {
+                existing = try select(entity, key: key, values: &values)
+                // Resolved as for a new row: the links the record does not mention stay as stored.
+                if let existing { keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns) }
+            }
         }
 
         let row: Int64
@@ -204,11 +210,11 @@ final class Importer {
             }
             tracker.touch(entity.index, row, existing.isChanged || columnsChanged ? .updated : .unchanged, seen: true)
             if existing.isStub { tracker.clearStub(entity.index, row) }
-            try columnLinksChanged(entity, row: row, from: existing.columns, to: newColumns)
+            try columnLinksChanged(entity, row: row, from: existing.columns, to: newColumns, preset: preset)
         } else {
             row = inserted!
             tracker.touch(entity.index, row, .inserted, seen: true)
-            try columnLinksChanged(entity, row: row, from: nil, to: newColumns)
+            try columnLinksChanged(entity, row: row, from: nil, to: newColumns, preset: preset)
         }
         if !key.isEmpty {
             insertFirstScore[entity.index] = max(-8, min(8, insertFirstScore[entity.index] + (existing == nil ? 1 : -1)))

@@ -88,12 +88,11 @@ struct LinkNetEffect {
         drift[entity][row] = count == 0 ? nil : count
     }
 
-    /// Keeps a list as it was before the import changed it; returns whether it was the first.
-    mutating func keepList(_ list: List, _ rows: [Int64]) -> Bool {
-        guard originalLists[list] == nil else { return false }
+    /// Keeps a list as it was before the import changed it (the first time only).
+    mutating func keepList(_ list: List, _ rows: [Int64]) {
+        guard originalLists[list] == nil else { return }
         originalLists[list] = rows
         estimatedBytes += Self.bytes(of: rows)
-        return true
     }
 
     mutating func forgetList(_ list: List) {
@@ -107,7 +106,8 @@ struct LinkNetEffect {
     /// Whether `pair` is listed.
     func lists(_ pair: Pair) -> Bool { pairs[pair] != nil }
 
-    private static func bytes(of rows: [Int64]) -> Int {
+    /// The bytes a kept list holds, by estimate.
+    static func bytes(of rows: [Int64]) -> Int {
         MemoryEstimate.dictionaryEntry + 32 + rows.count * MemoryLayout<Int64>.stride
     }
 }

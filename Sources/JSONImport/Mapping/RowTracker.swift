@@ -169,19 +169,17 @@ final class RowTracker {
         if isJournaling, old != state { undo.append(.pair(pair, old)) }
     }
 
-    /// Whether ``keepList(link:entity:row:_:)`` would keep the list of `row` now: it existed
-    /// before the import and its list is not kept yet.
-    func needsList(link: Int, entity: Int, row: Int64) -> Bool {
-        existedBefore(entity, row) && !links.keeps(LinkNetEffect.List(link: Int32(link), row: row))
-    }
-
-    /// Keeps a link table's list of `row` (its source) as it was before the import first changed
-    /// it, if the row existed before.
-    func keepList(link: Int, entity: Int, row: Int64, _ list: [Int64]) {
-        guard existedBefore(entity, row) else { return }
+    /// Keeps a link table's list of `row` (its source), read by `list`, as it was before the
+    /// import first changed it, if the row existed before. Past the budget, or for a list
+    /// larger than an eighth of it, the row counts `updated` at once instead.
+    func keepList<E: Error>(link: Int, entity: Int, row: Int64, _ list: () throws(E) -> [Int64]) throws(E) {
         let key = LinkNetEffect.List(link: Int32(link), row: row)
-        guard links.estimatedBytes < linkBudget || links.keeps(key) else { return linkChanged(entity, row) }
-        if links.keepList(key, list), isJournaling { undo.append(.list(key)) }
+        guard existedBefore(entity, row), !links.keeps(key) else { return }
+        guard links.estimatedBytes < linkBudget else { return linkChanged(entity, row) }
+        let rows = try list()
+        guard LinkNetEffect.bytes(of: rows) <= linkBudget / 8 else { return linkChanged(entity, row) }
+        links.keepList(key, rows)
+        if isJournaling { undo.append(.list(key)) }
     }
 
     /// Counts `updated` the rows that existed before the import and whose link pairs differ from
@@ -264,15 +262,16 @@ final class RowTracker {
         return flags & Self.statusMask == Status.unchanged.rawValue
     }
 
-    /// Rows counted `updated` only for their attributes and link columns, with what they held
-    /// before the import (those held in memory): if they hold it again, the net effect is
-    /// `unchanged`.
+    /// Rows counted `updated` for their attributes and link columns, with what they held before
+    /// the import (those held in memory): if their attributes are the same again, the net
+    /// effect is `unchanged` as far as they go (their links are settled after, by pairs).
     func netEffectCandidates(of entity: Int) -> [(row: Int64, original: [StoredValue])] {
         originals[entity].compactMap { row, original in isNetEffectCandidate(entity, row) ? (row, original) : nil }
     }
 
-    /// Whether a row with an original is counted `updated` only for its attributes and link
-    /// columns (a changed link set alone is a change).
+    /// Whether a row with an original is counted `updated` for its attributes and link columns
+    /// only: a row marked by ``linkChanged(_:_:)`` (a link change not counted by net effect)
+    /// stays `updated`.
     func isNetEffectCandidate(_ entity: Int, _ row: Int64) -> Bool {
         guard let flags = flags(entity, row) else { return false }
         return flags & Self.linkFlag == 0 && flags & Self.statusMask == Status.updated.rawValue

@@ -250,6 +250,93 @@ import Testing
         #expect(user.map { RecordValue.object($0).jsonText } == [#"{"following":[3,2]}"#])
     }
 
+    /// Users own repositories (a column on the repository) and like them (a link table), each
+    /// with a back side.
+    static let likesYAML = """
+        entities:
+          User:
+            primaryKey: id
+            attributes: { id: int }
+            relationships:
+              repos: { to: Repo, kind: many }
+              liked: { to: Repo, kind: many }
+          Repo:
+            primaryKey: id
+            attributes: { id: int }
+            relationships:
+              owner:  { to: User, kind: one, inverse: repos }
+              likers: { to: User, kind: many, inverse: liked }
+        """
+
+    @Test func aNestedRecordThatTakesATargetBackIsWhatItsParentFinds() throws {
+        let mapper = try makeMapper(Self.likesYAML)
+        try mapper.importJSON(#"[{"id": 3, "repos": [5], "liked": [6]}, {"id": 1}]"#, as: "User")
+        // User 1 takes repo 5, then lists only repo 6, whose liker, user 3, takes repo 5 back:
+        // user 1's list no longer holds it, so user 3 keeps it.
+        let report = try mapper.importJSON(
+            #"[{"id": 1, "repos": [5]}, {"id": 1, "repos": [{"id": 6, "likers": [{"id": 3, "repos": [5]}]}]}]"#, as: "User")
+        #expect(try mapper.storedRows("Repo", "id", "owner", orderedBy: "id") == [[.integer(5), .integer(3)], [.integer(6), .integer(1)]])
+        #expect(report.counts(for: "User").list == [0, 1, 1, 0])
+        #expect(report.counts(for: "Repo").list == [0, 1, 1, 0])
+        // Repo 5 goes back and forth between users 1 and 3 in nested records; the last record
+        // lists it (by key) after the nested record that let it go: it ends with user 1.
+        let back = try mapper.importJSON(
+            #"[{"id": 1, "repos": [{"id": 5}, {"id": 6, "likers": [{"id": 3, "repos": [6, 5]}]}]}, {"id": 1, "repos": [{"id": 6, "likers": [{"id": 3, "repos": [5]}]}]}, {"id": 1, "repos": [5, {"id": 6, "likers": [{"id": 3, "repos": []}]}]}]"#,
+            as: "User")
+        #expect(try mapper.storedRows("Repo", "id", "owner", orderedBy: "id") == [[.integer(5), .integer(1)], [.integer(6), .integer(1)]])
+        #expect(back.counts(for: "User").list == [0, 2, 0, 0])
+        #expect(back.counts(for: "Repo").list == [0, 1, 1, 0])
+    }
+
+    @Test func aRowLinkedFromTheOtherSideBeforeItsOwnRecordCountsByNetEffect() throws {
+        let mapper = try makeMapper(Self.likesYAML)
+        try mapper.importJSON(#"[{"id": 2, "repos": [5]}, {"id": 1}]"#, as: "User")
+        // Repo 5 moves to user 1 by key, then back to user 2 in its own record.
+        let report = try mapper.importJSON(#"[{"id": 1, "repos": [5]}, {"id": 2, "repos": [{"id": 5}]}]"#, as: "User")
+        #expect(report.counts(for: "User").list == [0, 0, 2, 0])
+        #expect(report.counts(for: "Repo").list == [0, 0, 1, 0])
+        // One ↔ one: person 2 takes passport 10 from person 1, who takes it back.
+        let people = try makeMapper("""
+            entities:
+              Person:
+                primaryKey: id
+                attributes: { id: int, name: string }
+                relationships:
+                  passport: { to: Passport, kind: one, by: id }
+              Passport:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  holder: { to: Person, kind: one, inverse: passport }
+            """)
+        try people.importJSON(#"[{"id": 1, "name": "a", "passport": 10}, {"id": 2, "name": "b"}]"#, as: "Person")
+        let swapped = try people.importJSON(
+            #"[{"id": 2, "name": "b", "passport": 10}, {"id": 1, "name": "a", "passport": 10}]"#, as: "Person")
+        #expect(swapped.counts(for: "Person").list == [0, 0, 2, 0])
+        #expect(swapped.counts(for: "Passport").list == [0, 0, 1, 0])
+    }
+
+    @Test func aRecordInsertedFirstThatWasStoredKeepsTheLinksItDoesNotMention() throws {
+        let mapper = try makeMapper("""
+            entities:
+              Repo:
+                primaryKey: id
+                attributes: { id: int, name: string }
+                relationships:
+                  lead: { to: Person, kind: one, by: id }
+              Person:
+                primaryKey: id
+                attributes: { id: int }
+            """)
+        try mapper.importJSON(#"{"id": 1, "name": "a", "lead": 7}"#, as: "Repo")
+        // After a new row, the next is inserted first: repo 1 turns out stored.
+        let report = try mapper.importJSON(#"[{"id": 2}, {"id": 1, "name": "b"}]"#, as: "Repo")
+        #expect(report.counts(for: "Repo").list == [1, 1, 0, 0])
+        #expect(try mapper.storedRows("Repo", "id", "name", "lead", orderedBy: "id") == [
+            [.integer(1), .text("b"), .integer(7)], [.integer(2), .null, .null],
+        ])
+    }
+
     @Test func aRecordLeftOutTakesItsLinkChangesWithIt() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 2, "repos": [{"id": 5, "name": "x"}]}"#, as: "User")

@@ -152,6 +152,31 @@ import Testing
         #expect(report.counts(for: "Issue").list == [0, 1, 0, 0])
     }
 
+    @Test func aStaleNestedRecordGivesItsParentNoLinkInItsColumn() throws {
+        let mapper = try makeMapper("""
+            entities:
+              User:
+                primaryKey: id
+                attributes: { id: int }
+                relationships:
+                  repos: { to: Repo, kind: many }
+              Repo:
+                primaryKey: id
+                version: rev
+                attributes: { id: int, rev: int, name: string }
+                relationships:
+                  owner: { to: User, kind: one, inverse: repos }
+            """)
+        try mapper.importJSON(#"[{"id": 1, "repos": [{"id": 5, "rev": 2, "name": "x"}]}, {"id": 2}]"#, as: "User")
+        // Repo 5's record under user 2 is older than the stored row: the repo stays with user 1,
+        // untouched, and user 2's repositories stay as they were.
+        let report = try mapper.importJSON(#"[{"id": 2, "repos": [{"id": 5, "rev": 1, "name": "old"}]}]"#, as: "User")
+        #expect(report.counts(for: "User").list == [0, 0, 1, 0])
+        #expect(report.counts(for: "Repo").list == [0, 0, 0, 0])
+        #expect(report.staleRecords.map(\.count) == [1])
+        #expect(try mapper.storedRows("Repo", "id", "name", "owner") == [[.integer(5), .text("x"), .integer(1)]])
+    }
+
     @Test func aRecordWithoutAVersionOrAnEqualOneIsNeverStale() throws {
         let mapper = try makeMapper(Self.yaml)
         try mapper.importJSON(Self.issues, as: "Issue")
