@@ -148,20 +148,20 @@ extension Importer {
             // A column set only where it changes: `columns` may share the cached row's array, which
             // a write would copy (a re-import's columns are as they were).
             func set(_ column: Int64?) { if columns[j] != column { columns[j] = column } }
-            if let preset, preset.column == j {
-                set(preset.row)
-                continue
-            }
+            // The parent's link wins over the record's own (which is still imported).
+            let isPreset = preset?.column == j
             switch lookup(json, relationship.path) {
-            case .missing: continue
-            case .null: set(nil)
+            case .missing: break
+            case .null: if !isPreset { set(nil) }
             case .value(let target):
                 path.append(.key(relationship.pathLabel))
                 // An object of a union that routes to a sibling relationship leaves this one empty.
-                set(try routesHere(target, relationship)
-                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil)
+                let resolved = try routesHere(target, relationship)
+                    ? try resolve(target, relationship, of: entity, current: current?[j] ?? nil)?.row : nil
+                if !isPreset { set(resolved) }
                 path.removeLast()
             }
+            if isPreset { set(preset!.row) }
         }
         return columns
     }

@@ -176,6 +176,7 @@ final class Importer {
         }
 
         let changesBefore = rows.changeCount
+        let resolvedAsNew = existing == nil
         var newColumns = try resolveColumns(json, entity, preset: preset, current: existing?.columns)
         if let stale = existing, !newColumns.isEmpty, rows.changeCount != changesBefore,
             !(stale.isStub && tracker.isUntouchedStub(entity.index, stale.row))
@@ -187,13 +188,16 @@ final class Importer {
             existing = try select(entity, row: row, values: &values)
             existing?.isChanged = true
         }
+        // Resolved as for a new row: the links the record does not mention stay as stored.
+        if resolvedAsNew, let existing {
+            keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns)
+        }
         try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
             if inserted == nil {
                 existing = try select(entity, key: key, values: &values)
-                // Resolved as for a new row: the links the record does not mention stay as stored.
                 if let existing { keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns) }
             }
         }
@@ -268,7 +272,10 @@ final class Importer {
 
     /// Sets the links the record gives for relationships not stored in the row's own columns.
     private func importLinks(_ json: JSONValue, _ entity: EntityPlan, row: Int64, isNew: Bool) throws(RecordError) {
+        // A new row has no links but those its record's nested records give it meanwhile.
+        let writesBefore = isNew ? linkSetWrites : nil
         for relationship in entity.relationships where relationship.columnName == nil {
+            let isNew = isNew && linkSetWrites[relationship.spec.linkIndex] == writesBefore![relationship.spec.linkIndex]
             switch lookup(json, relationship.path) {
             case .missing: continue
             case .null:

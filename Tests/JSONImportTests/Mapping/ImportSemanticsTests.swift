@@ -337,6 +337,51 @@ import Testing
         ])
     }
 
+    @Test func aKeyRepeatedInOneImportKeepsTheLinksItsLaterRecordsDoNotMention() throws {
+        let yaml = """
+            entities:
+              A: { primaryKey: id, attributes: { id: int, name: string }, relationships: { b: { to: B, kind: one }, peer: { to: A, kind: one, by: id } } }
+              B: { primaryKey: id, attributes: { id: int } }
+            """
+        let mapper = try makeMapper(yaml)
+        try mapper.importJSON(#"[{"id": 1, "b": {"id": 1}}, {"id": 1}]"#, as: "A")
+        #expect(try mapper.storedRows("A", "id", "b") == [[.integer(1), .integer(1)]])
+        // After new rows (so inserted first), a stored row's record without its link.
+        let stored = try makeMapper(yaml)
+        try stored.importJSON(#"{"id": 1, "name": "x", "b": {"id": 1}}"#, as: "A")
+        let report = try stored.importJSON(#"[{"id": 2, "peer": 1}, {"id": 3}, {"id": 1, "name": "x"}]"#, as: "A")
+        #expect(report.counts(for: "A").list == [2, 0, 1, 0])
+        #expect(try stored.storedRows("A", "id", "b", orderedBy: "id") == [[.integer(1), .integer(1)], [.integer(2), .null], [.integer(3), .null]])
+    }
+
+    @Test func aNewRowsListStartsFromTheLinksItsNestedRecordsGaveIt() throws {
+        let yaml = """
+            entities:
+              A: { primaryKey: id, attributes: { id: int }, relationships: { tags: { to: C, kind: many }, cs: { to: C, kind: many } } }
+              C: { primaryKey: id, attributes: { id: int }, relationships: { as: { to: A, kind: many, inverse: cs } } }
+            """
+        // C 1, nested under A 9's tags, links itself to A 9 through the back side of `cs`,
+        // before A 9's own `cs` list is read.
+        let emptied = try makeMapper(yaml)
+        try emptied.importJSON(#"{"id": 9, "tags": [{"id": 1, "as": [9]}], "cs": []}"#, as: "A")
+        #expect(try emptied.query("A").records(fields: ["cs"]).map { RecordValue.object($0).jsonText } == [#"{"cs":[]}"#])
+        let kept = try makeMapper(yaml)
+        try kept.importJSON(#"{"id": 9, "tags": [{"id": 1, "as": [9]}], "cs": [1]}"#, as: "A")
+        #expect(try kept.query("A").records(fields: ["cs"]).map { RecordValue.object($0).jsonText } == [#"{"cs":[1]}"#])
+    }
+
+    @Test func aNestedRecordsOwnLinkToItsParentsEntityIsImportedAndTheParentWins() throws {
+        let mapper = try makeMapper("""
+            entities:
+              A: { primaryKey: id, attributes: { id: int, name: string }, relationships: { bs: { to: B, kind: many } } }
+              B: { primaryKey: id, attributes: { id: int }, relationships: { owner: { to: A, kind: one, inverse: bs } } }
+            """)
+        let report = try mapper.importJSON(#"{"id": 1, "bs": [{"id": 4, "owner": {"id": 2, "name": "n"}}]}"#, as: "A")
+        #expect(report.counts(for: "A").list == [2, 0, 0, 0])
+        #expect(try mapper.storedRows("A", "id", "name", orderedBy: "id") == [[.integer(1), .null], [.integer(2), .text("n")]])
+        #expect(try mapper.storedRows("B", "id", "owner") == [[.integer(4), .integer(1)]])
+    }
+
     @Test func aRecordLeftOutTakesItsLinkChangesWithIt() throws {
         let mapper = try makeMapper()
         try mapper.importJSON(#"{"id": 2, "repos": [{"id": 5, "name": "x"}]}"#, as: "User")
