@@ -272,7 +272,8 @@ extension Importer {
     // MARK: Link sets
 
     /// Sets the links of a relationship not stored in the row's own columns, from `json`
-    /// (`nil` for JSON `null`).
+    /// (`nil` for JSON `null`). `isNew`: the record inserted the row, and nothing has written
+    /// the relationship's link since its relationships began (its list is empty).
     func setLinks(
         _ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, isNew: Bool, to json: JSONValue?
     ) throws(RecordError) {
