@@ -1,5 +1,7 @@
 /// Counting by net effect: the originals of changed rows, kept by the tracker and moved to the
-/// store past their budget, are compared with the rows once the records are in.
+/// store past their budget, are compared with the rows once the records are in; link changes
+/// go to the tracker as they are written (pairs, and link tables' lists as they were) and are
+/// settled then too.
 extension Importer {
     /// Moves the originals and row flags the tracker holds to the store once they pass their
     /// budgets. Call between records only.
@@ -97,5 +99,44 @@ extension Importer {
             else { return false }
         }
         return true
+    }
+
+    // MARK: Link changes
+
+    /// Gives the tracker a link of `relationship` between `row` (of its entity) and `other`,
+    /// added (`present`) or removed, for counting by net effect.
+    func pairChanged(_ relationship: RelationshipPlan, _ row: Int64, _ other: Int64, present: Bool) {
+        let isForward = relationship.spec.isForward
+        tracker.pairChanged(
+            link: relationship.spec.linkIndex, source: isForward ? row : other, target: isForward ? other : row,
+            present: present)
+    }
+
+    /// Marks the rows whose links changed when `row` gained or lost links to `others`, to be
+    /// counted by net effect.
+    func linksMoved(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, added: [Int64], removed: [Int64] = []) {
+        tracker.linkMoved(entity.index, row)
+        guard relationship.otherSideReads else { return }
+        for other in added { tracker.linkMoved(relationship.target, other) }
+        for other in removed { tracker.linkMoved(relationship.target, other) }
+    }
+
+    /// Before the back side of a link table changes the lists of `sources`, keeps those lists
+    /// as they were for counting by net effect (``RowTracker/keepList(link:entity:row:_:)``).
+    func keepSourceLists(_ relationship: RelationshipPlan, _ added: [Int64], _ removed: [Int64] = []) throws(StoreError) {
+        guard case .linkTable(_, false) = relationship.storage else { return }
+        let link = relationship.spec.linkIndex
+        let forward = forwardRelationship(ofLink: link)
+        for source in added + removed {
+            try tracker.keepList(link: link, entity: relationship.target, row: source) { () throws(StoreError) in
+                try rows.linkedRows(forward, of: source)
+            }
+        }
+    }
+
+    /// The forward side of a link, as its source entity reads it.
+    func forwardRelationship(ofLink link: Int) -> RelationshipPlan {
+        let source = plan.entity(named: plan.spec.links[link].source)!
+        return source.relationships.first { $0.spec.linkIndex == link && $0.spec.isForward }!
     }
 }

@@ -203,47 +203,8 @@ extension Importer {
 
     /// Notes that a link of `relationship` changed in a way a link set read before may not show.
     func noteLinkWrite(_ relationship: RelationshipPlan) {
-        linkSetWrites[relationship.spec.linkIndex] &+= 1
-    }
-
-    /// Gives the tracker a link of `relationship` between `row` (of its entity) and `other`,
-    /// added (`present`) or removed, for counting by net effect.
-    func pairChanged(_ relationship: RelationshipPlan, _ row: Int64, _ other: Int64, present: Bool) {
-        let isForward = relationship.spec.isForward
-        tracker.pairChanged(
-            link: relationship.spec.linkIndex, source: isForward ? row : other, target: isForward ? other : row,
-            present: present)
-    }
-
-    /// Marks the rows whose links changed when `row` gained or lost links to `others`, to be
-    /// counted by net effect.
-    func linksMoved(_ relationship: RelationshipPlan, of entity: EntityPlan, row: Int64, others: [Int64]...) {
-        tracker.linkMoved(entity.index, row)
-        guard relationship.otherSideReads else { return }
-        for group in others {
-            for other in group { tracker.linkMoved(relationship.target, other) }
-        }
-    }
-
-    /// Before the back side of a link table changes the lists of `sources`, keeps those lists
-    /// as they were for counting by net effect (``RowTracker/keepList(link:entity:row:_:)``).
-    func keepSourceLists(_ relationship: RelationshipPlan, _ sources: [Int64]...) throws(StoreError) {
-        guard case .linkTable(_, false) = relationship.storage else { return }
-        let link = relationship.spec.linkIndex
-        let forward = forwardRelationship(ofLink: link)
-        for group in sources {
-            for source in group {
-                try tracker.keepList(link: link, entity: relationship.target, row: source) { () throws(StoreError) in
-                    try rows.linkedRows(forward, of: source)
-                }
-            }
-        }
-    }
-
-    /// The forward side of a link, as its source entity reads it.
-    func forwardRelationship(ofLink link: Int) -> RelationshipPlan {
-        let source = plan.entity(named: plan.spec.links[link].source)!
-        return source.relationships.first { $0.spec.linkIndex == link && $0.spec.isForward }!
+        linkWrites += 1
+        lastLinkWrite[relationship.spec.linkIndex] = linkWrites
     }
 
     /// One ↔ one: a target that `row` (`nil` for a row about to be inserted) now links to cannot
@@ -286,7 +247,7 @@ extension Importer {
         let hasNoLinks = isNew || tracker.isNewWithoutLinks(entity.index, row)
         var current = hasNoLinks ? [] : try currentLinks(relationship, of: entity, row: row)
         let link = relationship.spec.linkIndex
-        let writesBefore = linkSetWrites[link]
+        let writesBefore = linkWrites
         let count = json.map { isMany ? $0.count : 1 } ?? 0
         var targets: [Int64] = []
         targets.reserveCapacity(count)
@@ -330,7 +291,7 @@ extension Importer {
         // A nested record may be this very row, link to it through the same table, or take one
         // of its targets: what it wrote is the current state now, and a target's own write of
         // the link column may have been undone since (each target is read and written again).
-        if linkSetWrites[link] != writesBefore {
+        if lastLinkWrite[link] > writesBefore {
             current = try currentLinks(relationship, of: entity, row: row)
             presetPrevious = []
         }
@@ -384,7 +345,7 @@ extension Importer {
         if case .linkTable(_, true) = relationship.storage {
             tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row) { current }
         }
-        linksMoved(relationship, of: entity, row: row, others: added, removed)
+        linksMoved(relationship, of: entity, row: row, added: added, removed: removed)
         for target in added { pairChanged(relationship, row, target, present: true) }
         for target in removed {
             pairChanged(relationship, row, target, present: false)

@@ -115,7 +115,7 @@ extension Importer {
         if case .linkTable(_, true) = relationship.storage {
             tracker.keepList(link: relationship.spec.linkIndex, entity: entity.index, row: row) { current }
         }
-        linksMoved(relationship, of: entity, row: row, others: [target])
+        linksMoved(relationship, of: entity, row: row, added: [target])
         pairChanged(relationship, row, target, present: true)
         // A target held in its own column leaves the row that linked it before.
         if let previous {

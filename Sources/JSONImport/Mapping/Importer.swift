@@ -37,8 +37,11 @@ final class Importer {
     @exclusivity(unchecked) private var startedEmpty: [Bool]
     /// Link-table indexes set aside while the import fills the tables (see ``LinkIndexes``).
     @exclusivity(unchecked) var linkIndexes: LinkIndexes
-    /// Per link (by index): how many link sets stored in a link table this import has written.
-    @exclusivity(unchecked) var linkSetWrites: [Int]
+    /// Link writes a link set read before may not show (see ``noteLinkWrite(_:)``), counted, and
+    /// per link (by index) the count at its last one: whether a link was written since a moment
+    /// is one comparison with the count then, nothing copied.
+    @exclusivity(unchecked) var linkWrites = 0
+    @exclusivity(unchecked) var lastLinkWrite: [Int]
     /// Unique values rows could not take yet (see ``settlePendingUniques()``), and the order
     /// they were given in.
     @exclusivity(unchecked) var pendingUniques = PendingUniques()
@@ -81,7 +84,7 @@ final class Importer {
         self.signatures = RecordSignatures(entities: plan.entities.count, budget: Self.writtenCacheBudget)
         self.startedEmpty = Array(repeating: false, count: plan.entities.count)
         self.linkIndexes = LinkIndexes(spec: plan.spec)
-        self.linkSetWrites = Array(repeating: 0, count: plan.spec.links.count)
+        self.lastLinkWrite = Array(repeating: 0, count: plan.spec.links.count)
         self.spilledOriginals = store.engine.makeSpilledOriginals(plan: store.plan)
         tracker.spilledFlags = store.engine.makeSpilledFlags()
     }
@@ -188,18 +191,16 @@ final class Importer {
             existing = try select(entity, row: row, values: &values)
             existing?.isChanged = true
         }
-        // Resolved as for a new row: the links the record does not mention stay as stored.
-        if resolvedAsNew, let existing {
-            keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns)
-        }
         try releaseTakenTargets(entity, row: existing?.row, from: existing?.columns, to: newColumns)
         var inserted: Int64?
         if existing == nil {
             inserted = try insert(entity, values: values, columns: newColumns, key: key, ifAbsent: insertsFirst)
-            if inserted == nil {
-                existing = try select(entity, key: key, values: &values)
-                if let existing { keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns) }
-            }
+            if inserted == nil { existing = try select(entity, key: key, values: &values) }
+        }
+        // Resolved as for a new row (the row found since, by its key or by an insert tried
+        // first): the links the record does not mention stay as stored.
+        if resolvedAsNew, let existing {
+            keepUnmentionedColumns(json, entity, preset: preset, stored: existing.columns, into: &newColumns)
         }
 
         let row: Int64
@@ -273,9 +274,9 @@ final class Importer {
     /// Sets the links the record gives for relationships not stored in the row's own columns.
     private func importLinks(_ json: JSONValue, _ entity: EntityPlan, row: Int64, isNew: Bool) throws(RecordError) {
         // A new row has no links but those its record's nested records give it meanwhile.
-        let writesBefore = isNew ? linkSetWrites : nil
+        let writesBefore = linkWrites
         for relationship in entity.relationships where relationship.columnName == nil {
-            let isNew = isNew && linkSetWrites[relationship.spec.linkIndex] == writesBefore![relationship.spec.linkIndex]
+            let isNew = isNew && lastLinkWrite[relationship.spec.linkIndex] <= writesBefore
             switch lookup(json, relationship.path) {
             case .missing: continue
             case .null:
