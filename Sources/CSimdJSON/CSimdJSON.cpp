@@ -557,6 +557,9 @@ struct ji_stream final : record_sink {
   std::vector<ji_node> previous;            // the one before it, valid until the next call
   bool started = false;
   bool finished = false;
+  // Whether `path` is set: a stream prepared before its path is known waits for it (under `m`)
+  // before walking (see ji_stream_prepare).
+  bool routed = true;
   std::atomic<bool> cancelled{false};
   int error = 0;
   int shape_ = JI_RECORDS_MISSING;
@@ -601,11 +604,22 @@ struct ji_stream final : record_sink {
     complete = p->nodes.size();
   }
 
+  // Waits until the path is set; false when the stream is destroyed first.
+  bool wait_for_path() {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return routed || cancelled; });
+    return routed && !cancelled;
+  }
+
   void run() {
     int code;
     try {
       code = walk_document(p, buf, len, threaded ? batch_nodes + batch_nodes / 4 : len / 8 + 16,
-                           [&](walker &w, ondemand::value &v) { w.navigate(v, 1, 0, path, *this); });
+                           [&](walker &w, ondemand::value &v) {
+                             if (!wait_for_path()) throw failure{JI_CANCELLED, nullptr};
+                             w.navigate(v, 1, 0, path, *this);
+                           });
+      if (!wait_for_path() && code == 0) code = JI_CANCELLED;
     } catch (...) {
       // Out of memory while describing an error: the short message needs no allocation.
       code = p->error = MEMALLOC;
@@ -642,8 +656,9 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
   return walk_document(p, buf, len, len / 8 + 16, [](walker &w, ondemand::value &v) { w.value(v, 1); });
 }
 
-ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const uint8_t *const *path,
-                           const size_t *path_lengths, size_t path_count, size_t batch_nodes) {
+// A stream of `len` bytes at `buf`, its worker started when `batch_nodes` is not 0; `routed`:
+// whether its path is given now (ji_stream_start) or later (ji_stream_prepare).
+static ji_stream *new_stream(ji_parser *p, const uint8_t *buf, size_t len, size_t batch_nodes, bool routed) {
   try {
     auto *s = new ji_stream();
     s->p = p;
@@ -651,9 +666,7 @@ ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const u
     s->len = len;
     s->threaded = batch_nodes != 0;
     s->batch_nodes = batch_nodes;
-    for (size_t i = 0; i < path_count; i++)
-      s->path_storage.emplace_back(reinterpret_cast<const char *>(path[i]), path_lengths[i]);
-    for (auto &key : s->path_storage) s->path.emplace_back(key);
+    s->routed = routed;
     if (s->threaded) {
       pthread_attr_t attr;
       bool ok = false;
@@ -672,6 +685,46 @@ ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const u
   } catch (...) {
     return nullptr;
   }
+}
+
+// Sets the path of `s`, whose worker (if any) waits for it; false when out of memory.
+static bool set_path(ji_stream *s, const uint8_t *const *path, const size_t *path_lengths, size_t path_count) {
+  std::lock_guard<std::mutex> lock(s->m);
+  try {
+    for (size_t i = 0; i < path_count; i++)
+      s->path_storage.emplace_back(reinterpret_cast<const char *>(path[i]), path_lengths[i]);
+    for (auto &key : s->path_storage) s->path.emplace_back(key);
+  } catch (...) {
+    return false;
+  }
+  s->routed = true;
+  s->cv.notify_all();
+  return true;
+}
+
+ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const uint8_t *const *path,
+                           const size_t *path_lengths, size_t path_count, size_t batch_nodes) {
+  // Routed later, once the path is in place: a worker started now waits for it.
+  ji_stream *s = new_stream(p, buf, len, batch_nodes, false);
+  if (s && !set_path(s, path, path_lengths, path_count)) {
+    ji_stream_destroy(s);
+    return nullptr;
+  }
+  return s;
+}
+
+ji_stream *ji_stream_prepare(ji_parser *p, const uint8_t *buf, size_t len, size_t batch_nodes) {
+  if (batch_nodes == 0) return nullptr;
+  ji_stream *s = new_stream(p, buf, len, batch_nodes, false);
+  if (s && !s->has_worker) {
+    ji_stream_destroy(s);
+    return nullptr;
+  }
+  return s;
+}
+
+int ji_stream_route(ji_stream *s, const uint8_t *const *path, const size_t *path_lengths, size_t path_count) {
+  return set_path(s, path, path_lengths, path_count) ? 1 : 0;
 }
 
 int ji_stream_next(ji_stream *s, const ji_node **nodes, size_t *count) {

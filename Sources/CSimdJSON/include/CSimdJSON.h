@@ -103,6 +103,16 @@ enum {
 ji_stream *ji_stream_start(ji_parser *parser, const uint8_t *buf, size_t len, const uint8_t *const *path,
                            const size_t *path_lengths, size_t path_count, size_t batch_nodes);
 
+/// Starts parsing `len` bytes at `buf` (as ji_stream_start) on a worker thread before the key
+/// path of the records is known: simdjson's first pass over the whole text runs, then the worker
+/// waits for ji_stream_route. `batch_nodes` must not be 0. NULL when out of memory or when no
+/// thread can be had (the caller then starts a stream when it knows the path).
+ji_stream *ji_stream_prepare(ji_parser *parser, const uint8_t *buf, size_t len, size_t batch_nodes);
+
+/// Gives a prepared stream its key path (as ji_stream_start takes it), once; the worker walks
+/// on. Returns 0 when out of memory (the stream must then be destroyed), 1 otherwise.
+int ji_stream_route(ji_stream *stream, const uint8_t *const *path, const size_t *path_lengths, size_t path_count);
+
 /// The next batch of records: `*nodes` holds `*count` nodes, one complete subtree per record,
 /// valid until the call after the next (a reader may look at a batch and the one after it).
 /// Returns 1 for a batch, 0 at the end, -1 on a syntax error (the parser's ji_error_* describe

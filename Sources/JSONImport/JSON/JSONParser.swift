@@ -71,14 +71,19 @@ final class JSONParser {
     /// (empty at the end): the importer reads ahead for them.
     /// - Returns: how the records sit.
     /// - Throws: ``JSONSyntaxError``, or what `body` or `batch` throws.
+    ///
+    /// `headStart`: the parse of `input` this parser began before the path was known (see
+    /// ``headStart(_:)``), which goes on with it.
     func forEachRecord(
-        in input: JSONInput, at path: [String], batch: (([JSONValue], [JSONValue], RecordShape) throws -> Void)? = nil,
+        in input: JSONInput, at path: [String], headStart: HeadStart? = nil,
+        batch: (([JSONValue], [JSONValue], RecordShape) throws -> Void)? = nil,
         _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let keys = path.map { Array($0.utf8) }
         let threaded = input.count >= parseAhead.fromSize
+        let begun = headStart.flatMap { $0.parser === self && $0.input === input ? $0.take() : nil }
         do {
-            return try stream(input, count: input.count, keys: keys, threaded: threaded, batch: batch, body)
+            return try stream(input, count: input.count, keys: keys, threaded: threaded, begun: begun, batch: batch, body)
         } catch var error as JSONSyntaxError where error.record == nil && error.offset > 0 && error.offset < input.count {
             // A problem the first pass over the whole text finds (a string never closed) stops
             // the walk before any record: the text before it, walked alone, tells which record
@@ -103,13 +108,21 @@ final class JSONParser {
         }
     }
 
-    /// Streams the records of the first `count` bytes of `input` (see `forEachRecord`).
+    /// Streams the records of the first `count` bytes of `input` (see `forEachRecord`), through
+    /// `begun` when its parse began already (see ``HeadStart``).
     private func stream(
-        _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool,
+        _ input: JSONInput, count: Int, keys: [[UInt8]], threaded: Bool, begun: OpaquePointer? = nil,
         batch batchBody: (([JSONValue], [JSONValue], RecordShape) throws -> Void)? = nil,
         _ body: (JSONValue, RecordShape) throws -> Void
     ) throws -> RecordShape {
         let stream: OpaquePointer = try withKeyPointers(keys) { pointers, lengths in
+            if let begun {
+                guard ji_stream_route(begun, pointers, lengths, keys.count) != 0 else {
+                    ji_stream_destroy(begun)
+                    throw JSONSyntaxError(input: input, offset: 0, message: "out of memory")
+                }
+                return begun
+            }
             let batchNodes = threaded ? parseAhead.batchNodes : 0
             guard let stream = ji_stream_start(raw, input.base, count, pointers, lengths, keys.count, batchNodes) else {
                 throw JSONSyntaxError(input: input, offset: 0, message: "out of memory")
@@ -169,6 +182,48 @@ final class JSONParser {
             throw error
         }
         return Self.shape(ji_stream_shape(stream))
+    }
+
+    /// A document's parse begun before the key path of its records is known: simdjson's first
+    /// pass over the whole text runs on the worker that then parses the records ahead (see
+    /// ``ParseAhead``), and ``forEachRecord(in:at:headStart:batch:_:)`` gives it the path. Made
+    /// by ``headStart(_:)`` for ``PayloadReadAhead``, so that the pass overlaps the store's
+    /// opening rather than following it.
+    ///
+    /// `@unchecked Sendable`: made on the thread that reads the file and handed to the importing
+    /// thread by ``PayloadReadAhead``, which orders the two; `take()` is called on that one
+    /// thread.
+    final class HeadStart: @unchecked Sendable {
+        let parser: JSONParser
+        let input: JSONInput
+        private var stream: OpaquePointer?
+
+        fileprivate init(parser: JSONParser, input: JSONInput, stream: OpaquePointer) {
+            self.parser = parser
+            self.input = input
+            self.stream = stream
+        }
+
+        /// Whether a stream took it (``forEachRecord(in:at:headStart:batch:_:)``).
+        var isTaken: Bool { stream == nil }
+
+        /// The stream, once: whoever takes it destroys it.
+        fileprivate func take() -> OpaquePointer? {
+            defer { stream = nil }
+            return stream
+        }
+
+        /// A head start never taken stops its worker.
+        deinit { if let stream { ji_stream_destroy(stream) } }
+    }
+
+    /// Begins parsing `input` before its records' key path is known (see ``HeadStart``); `nil`
+    /// for a document too small to be parsed ahead, or when no worker thread can be had.
+    func headStart(_ input: JSONInput) -> HeadStart? {
+        guard input.count >= parseAhead.fromSize,
+            let stream = ji_stream_prepare(raw, input.base, input.count, parseAhead.batchNodes)
+        else { return nil }
+        return HeadStart(parser: self, input: input, stream: stream)
     }
 
     private static func shape(_ raw: Int32) -> RecordShape {

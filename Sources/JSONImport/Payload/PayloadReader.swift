@@ -48,7 +48,7 @@ struct PayloadReader {
     }
 
     private func readDocument(batch: (([JSONValue], [JSONValue]) throws -> Void)?, _ body: (Record) throws -> Void) throws -> Bool {
-        let input = try readAll()
+        let (input, headStart) = try readAll()
         let path = root?.segments ?? []
         var prefix = "$"
         for segment in path { prefix = [PathComponent.key(segment)].rendered(after: prefix) }
@@ -61,8 +61,9 @@ struct PayloadReader {
                     try batch(records(values), records(upcoming))
                 }
             }
-            shape = try parser.forEachRecord(
-                in: input, at: path, batch: records
+            // A file read ahead was parsed ahead by a parser of its own (see ``PayloadReadAhead``).
+            shape = try (headStart?.parser ?? parser).forEachRecord(
+                in: input, at: path, headStart: headStart, batch: records
             ) { value, shape in
                 if shape == .elements {
                     try body(Record(value: value, index: index, path: "\(prefix)[\(index)]", line: nil, offset: value.offset))
@@ -151,13 +152,14 @@ struct PayloadReader {
         }
     }
 
-    private func readAll() throws -> JSONInput {
+    /// The payload's bytes, and the parse a read ahead began of them.
+    private func readAll() throws -> (JSONInput, JSONParser.HeadStart?) {
         switch source {
         case .data(let data, _):
             try checkSize(data.count)
-            return JSONInput(bytes: data)
+            return (JSONInput(bytes: data), nil)
         case .file(let path):
-            if let input = readAhead?.take(path) { return input }
+            if let read = readAhead?.take(path) { return read }
             let stream = try openStream()
             defer { stream.close() }
             if path != "-" || stdinCopy != nil, fseeko(stream.handle, 0, SEEK_END) == 0 {
@@ -167,7 +169,7 @@ struct PayloadReader {
                 guard let input = Self.read(stream.handle, size: size) else {
                     throw failure(.unreadableFile, "cannot read '\(path)'", named: false)
                 }
-                return input
+                return (input, nil)
             }
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -177,7 +179,7 @@ struct PayloadReader {
                 bytes += chunk[0..<n]
                 try checkSize(bytes.count)
             }
-            return JSONInput(bytes: bytes)
+            return (JSONInput(bytes: bytes), nil)
         }
     }
 

@@ -101,7 +101,7 @@ struct ImportCommand: Command {
             // The first file, a JSON document, is read while the mappings load and the store opens.
             let readAhead = files.first.flatMap { file in
                 (options.format ?? ImportSource.file(file).impliedFormat) == .json
-                    ? PayloadReadAhead(path: file, maxSize: options.maxPayloadSize) : nil
+                    ? PayloadReadAhead(path: file, options: options) : nil
             }
             return try context.withStoreCreatedOnSuccess { mapper in
                 try mapper.importSources(
