@@ -206,7 +206,8 @@ extension PostgresConnection {
     /// later write transaction.
     private func promotePrimaryKeys(of tables: Set<String>, waits: Bool) throws(StoreError) {
         var pending = try pendingTables()
-        let promotions = pending.filter { tables.contains($0.key) && !$0.value.promote.isEmpty }.sorted { $0.key < $1.key }
+        let promotions = pending.filter { tables.contains($0.key) && $0.value.build.isEmpty && !$0.value.promote.isEmpty }
+            .sorted { $0.key < $1.key }
         guard !promotions.isEmpty else { return }
         let statements = promotions.flatMap(\.value.promote)
             + ["DELETE FROM \(quote(StorageSchema.metadataTable)) WHERE \"key\" IN (\(promotions.map { "'\(literal(PostgresDeferredIndexes.key($0.key)))'" }.joined(separator: ", ")))"]
@@ -251,17 +252,20 @@ extension PostgresConnection {
             if case .integer(let size) = row[1] { sizes[text(row[0])] = Int(size) }
         }
         return pending.keys.sorted().map { table in
-            PostgresDeferredIndexes.Work(table: table, size: (sizes[table] ?? 0) * pending[table]!.build.count)
+            let builds = pending[table]!.build
+            return PostgresDeferredIndexes.Work(table: table, size: (sizes[table] ?? 0) * builds.count, builds: builds)
         }
     }
 
     /// Builds the indexes of `tables` (from ``tablesToIndexAfterCommit()``) once the transaction
     /// that filled them has committed, and waits for them. Past
     /// ``PostgresDeferredIndexes/twoConnectionsSize`` of work, this connection and a second one
-    /// to the store at `url` build at once, each taking the next table from one list, the most
-    /// work first: the server then builds on two cores (the benchmark's eleven indexes took
-    /// 243–301 ms on two connections against 359–449 ms one after another). See
-    /// ``buildCommittedIndexes(from:atOnce:)`` for how each takes its turn with other writers.
+    /// to the store at `url` build at once, each taking the next index from one list, those of
+    /// the largest tables first: the server then builds on two cores (the benchmark's eleven
+    /// indexes took 243–301 ms on two connections against 359–449 ms one after another), and
+    /// the two indexes of one large table are built at once too. The primary keys are put on
+    /// once every index is in. See ``buildCommittedIndexes(from:atOnce:)`` for how each
+    /// connection takes its turn with other writers.
     ///
     /// Whatever happens here, the import stands: a table left without its indexes gets them
     /// from the next write transaction (see ``PostgresDeferredIndexes``).
@@ -269,22 +273,22 @@ extension PostgresConnection {
         let queue = PostgresDeferredIndexes.Queue(tables)
         let atOnce = tables.reduce(0) { $0 + $1.size } >= PostgresDeferredIndexes.twoConnectionsSize
         let ready = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        // What the second connection left unbuilt; nil when it failed.
-        let leftThere = Mutex<Set<String>?>([])
         if atOnce {
             Thread {
                 let connection = try? PostgresConnection(url: url)
                 ready.signal()
-                let left = try? connection?.buildCommittedIndexes(from: queue, atOnce: true)
-                leftThere.withLock { $0 = left }
+                _ = try? connection?.buildCommittedIndexes(from: queue, atOnce: true)
                 done.signal()
             }.start()
-            // Both start together: the second connection takes the second table.
+            // Both start together: the second connection takes the second index.
             ready.wait()
         }
-        let leftHere = try? buildCommittedIndexes(from: queue, atOnce: atOnce)
-        if atOnce { done.wait() }
-        if leftHere?.isEmpty == true, leftThere.withLock({ $0 })?.isEmpty == true, queue.isEmpty {
+        var settled = (try? buildCommittedIndexes(from: queue, atOnce: atOnce)) ?? false
+        if atOnce {
+            done.wait()
+            settled = queue.isEmpty && (try? promoteCommittedPrimaryKeys(of: Set(tables.map(\.table)))) == true
+        }
+        if settled {
             deferred.tables = [:]
             deferred.isSettled = true
         } else {
@@ -292,40 +296,96 @@ extension PostgresConnection {
         }
     }
 
-    /// In a transaction of its own, takes tables from `queue` until it is empty, building the
-    /// indexes of each that still lacks them, then puts their primary keys on; returns the
-    /// tables it took that still lack anything (a primary-key constraint a reader held up). It
-    /// holds the store's writer lock shared, so that the two connections of
+    /// In a transaction of its own, takes indexes from `queue` until it is empty and builds
+    /// each its table still lacks; then records them as built, and, without `atOnce`, puts the
+    /// primary keys of the tables on. Returns whether the store lacks nothing any more. It holds
+    /// the store's writer lock shared, so that the two connections of
     /// ``buildIndexesAfterCommit(_:url:)`` build at once and no writer comes in between; when
     /// the lock is not free it takes nothing: a writer holding it, or waiting for it, builds
-    /// them itself, before anything else. `atOnce`: another
-    /// connection builds meanwhile, so no parallel workers are asked for.
-    private func buildCommittedIndexes(from queue: PostgresDeferredIndexes.Queue, atOnce: Bool) throws(StoreError) -> Set<String> {
+    /// them itself, before anything else. `atOnce`: another connection builds meanwhile, so no
+    /// parallel workers are asked for, and the primary keys wait for both
+    /// (``promoteCommittedPrimaryKeys(of:)``): putting one on locks its table, whose other
+    /// index the other connection may be building.
+    ///
+    /// The two connections may build indexes of the same table, whose metadata row records
+    /// what the table lacks: each removes its own indexes from the row (``recordBuilt(_:of:)``),
+    /// at its end and in table order, so that it waits at most for the other's commit.
+    private func buildCommittedIndexes(from queue: PostgresDeferredIndexes.Queue, atOnce: Bool) throws(StoreError) -> Bool {
         try execute("BEGIN" + (atOnce ? "; SET LOCAL max_parallel_maintenance_workers = 0" : ""))
         do throws(StoreError) {
-            let key = "\(Self.lockClass), \(Self.lockKey(schema: schema))"
-            guard try rows("SELECT pg_try_advisory_xact_lock_shared(\(key))") == [[.integer(1)]] else {
-                try rollback()
-                return []
+            guard try beginCommittedBuilds() else { return false }
+            var pending = try pendingTables()
+            var built: [String: [String]] = [:]
+            while let unit = queue.next() {
+                // A writer before it may have built it.
+                guard pending[unit.table]?.build.contains(unit.build) == true else { continue }
+                try execute(PostgresDeferredIndexes.withParallelWorkers([unit.build]).joined(separator: "; "))
+                built[unit.table, default: []].append(unit.build)
             }
-            deferred.isInWrite = true
-            deferred.filled = []
-            deferred.tables = nil
-            var taken: Set<String> = []
-            while let table = queue.next() {
-                taken.insert(table)
-                try buildIndexes(of: [table])
+            for (table, builds) in built.sorted(by: { $0.key < $1.key }) {
+                try recordBuilt(builds, of: table)
+                pending[table]?.build.removeAll { builds.contains($0) }
             }
-            try promotePrimaryKeys(of: taken, waits: false)
-            let left = taken.intersection(try pendingTables().keys)
+            deferred.tables = pending
+            if !atOnce { try promotePrimaryKeys(of: Set(pending.keys), waits: false) }
+            let settled = try pendingTables().isEmpty
             try commit()
             deferredIndexesEndTransaction(committed: true)
-            return left
+            return settled
         } catch {
             try? rollback()
             deferredIndexesEndTransaction(committed: false)
             throw error
         }
+    }
+
+    /// After both connections of ``buildIndexesAfterCommit(_:url:)`` built: in a transaction of
+    /// its own, puts on the primary keys of those of `tables` that lack only them. Returns
+    /// whether the store lacks nothing any more.
+    private func promoteCommittedPrimaryKeys(of tables: Set<String>) throws(StoreError) -> Bool {
+        try execute("BEGIN")
+        do throws(StoreError) {
+            guard try beginCommittedBuilds() else { return false }
+            try promotePrimaryKeys(of: tables, waits: false)
+            let settled = try pendingTables().isEmpty
+            try commit()
+            deferredIndexesEndTransaction(committed: true)
+            return settled
+        } catch {
+            try? rollback()
+            deferredIndexesEndTransaction(committed: false)
+            throw error
+        }
+    }
+
+    /// In a transaction begun after a commit, takes the store's writer lock shared: `false`
+    /// (and the transaction rolled back) when a writer holds it or waits for it.
+    private func beginCommittedBuilds() throws(StoreError) -> Bool {
+        let key = "\(Self.lockClass), \(Self.lockKey(schema: schema))"
+        guard try rows("SELECT pg_try_advisory_xact_lock_shared(\(key))") == [[.integer(1)]] else {
+            try rollback()
+            return false
+        }
+        deferred.isInWrite = true
+        deferred.filled = []
+        deferred.tables = nil
+        return true
+    }
+
+    /// Records `builds` (statements of `table`'s metadata row) as done: removed from the row as
+    /// it is when this runs, which another connection building the table's other indexes may
+    /// have changed since this transaction read it.
+    private func recordBuilt(_ builds: [String], of table: String) throws(StoreError) {
+        let list = String(decoding: (try? JSONEncoder().encode(builds)) ?? Data("[]".utf8), as: UTF8.self)
+        _ = try run(
+            """
+            UPDATE \(quote(StorageSchema.metadataTable)) SET "value" = json_build_object(
+                'build', coalesce((SELECT json_agg(b.s ORDER BY b.n) FROM json_array_elements_text("value"::json -> 'build') WITH ORDINALITY AS b(s, n)
+                    WHERE b.s NOT IN (SELECT json_array_elements_text($2::json))), '[]'::json),
+                'promote', "value"::json -> 'promote')::text
+            WHERE "key" = $1
+            """,
+            [.text(PostgresDeferredIndexes.key(table)), .text(list)])
     }
 
     /// The transaction committed (`true`) or rolled back: what it built is the store's, or not.
