@@ -557,9 +557,9 @@ struct ji_stream final : record_sink {
   std::vector<ji_node> previous;            // the one before it, valid until the next call
   bool started = false;
   bool finished = false;
-  // Whether `path` is set: a stream prepared before its path is known waits for it (under `m`)
-  // before walking (see ji_stream_prepare).
-  bool routed = true;
+  // Whether `path` is set (under `m`): the worker waits for it before walking, so that a stream
+  // may start before its path is known (see ji_stream_prepare).
+  bool routed = false;
   std::atomic<bool> cancelled{false};
   int error = 0;
   int shape_ = JI_RECORDS_MISSING;
@@ -656,9 +656,9 @@ int ji_parse(ji_parser *p, const uint8_t *buf, size_t len) {
   return walk_document(p, buf, len, len / 8 + 16, [](walker &w, ondemand::value &v) { w.value(v, 1); });
 }
 
-// A stream of `len` bytes at `buf`, its worker started when `batch_nodes` is not 0; `routed`:
-// whether its path is given now (ji_stream_start) or later (ji_stream_prepare).
-static ji_stream *new_stream(ji_parser *p, const uint8_t *buf, size_t len, size_t batch_nodes, bool routed) {
+// A stream of `len` bytes at `buf` with no path yet, its worker started when `batch_nodes` is
+// not 0.
+static ji_stream *new_stream(ji_parser *p, const uint8_t *buf, size_t len, size_t batch_nodes) {
   try {
     auto *s = new ji_stream();
     s->p = p;
@@ -666,7 +666,6 @@ static ji_stream *new_stream(ji_parser *p, const uint8_t *buf, size_t len, size_
     s->len = len;
     s->threaded = batch_nodes != 0;
     s->batch_nodes = batch_nodes;
-    s->routed = routed;
     if (s->threaded) {
       pthread_attr_t attr;
       bool ok = false;
@@ -704,8 +703,8 @@ static bool set_path(ji_stream *s, const uint8_t *const *path, const size_t *pat
 
 ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const uint8_t *const *path,
                            const size_t *path_lengths, size_t path_count, size_t batch_nodes) {
-  // Routed later, once the path is in place: a worker started now waits for it.
-  ji_stream *s = new_stream(p, buf, len, batch_nodes, false);
+  // A worker started now waits for the path, set next.
+  ji_stream *s = new_stream(p, buf, len, batch_nodes);
   if (s && !set_path(s, path, path_lengths, path_count)) {
     ji_stream_destroy(s);
     return nullptr;
@@ -715,7 +714,7 @@ ji_stream *ji_stream_start(ji_parser *p, const uint8_t *buf, size_t len, const u
 
 ji_stream *ji_stream_prepare(ji_parser *p, const uint8_t *buf, size_t len, size_t batch_nodes) {
   if (batch_nodes == 0) return nullptr;
-  ji_stream *s = new_stream(p, buf, len, batch_nodes, false);
+  ji_stream *s = new_stream(p, buf, len, batch_nodes);
   if (s && !s->has_worker) {
     ji_stream_destroy(s);
     return nullptr;

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Indexes built after the first rows are loaded. A new store's entity and link tables start
 /// without their keys and indexes; the first write transaction that puts rows in one of them
