@@ -188,12 +188,9 @@ final class JSONParser {
     /// pass over the whole text runs on the worker that then parses the records ahead (see
     /// ``ParseAhead``), and ``forEachRecord(in:at:headStart:batch:_:)`` gives it the path. Made
     /// by ``headStart(_:)`` for ``PayloadReadAhead``, so that the pass overlaps the store's
-    /// opening rather than following it.
-    ///
-    /// `@unchecked Sendable`: made on the thread that reads the file and handed to the importing
-    /// thread by ``PayloadReadAhead``, which orders the two; `take()` is called on that one
-    /// thread.
-    final class HeadStart: @unchecked Sendable {
+    /// opening rather than following it. Made on the thread that reads the file and handed to
+    /// the importing thread by ``PayloadReadAhead``, which orders the two.
+    final class HeadStart {
         let parser: JSONParser
         let input: JSONInput
         private var stream: OpaquePointer?
