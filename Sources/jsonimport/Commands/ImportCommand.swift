@@ -98,7 +98,8 @@ struct ImportCommand: Command {
         if let bar { progress = { bar.draw($0) } }
         return try reportFormat.reportingFailure(of: entity, dryRun: options.dryRun, command: Self.signature.name, to: context.output) {
             defer { bar?.clear() }
-            // The first file, a JSON document, is read while the mappings load and the store opens.
+            // The first file, a JSON document, is read and its parse begun while the mappings load
+            // and the store opens.
             let readAhead = files.first.flatMap { file in
                 (options.format ?? ImportSource.file(file).impliedFormat) == .json
                     ? PayloadReadAhead(path: file, options: options) : nil

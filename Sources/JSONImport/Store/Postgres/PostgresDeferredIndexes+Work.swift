@@ -34,7 +34,7 @@ extension PostgresDeferredIndexes {
 
         init(_ tables: [Work]) {
             let units = tables.flatMap { work in
-                work.builds.map { Unit(table: work.table, build: $0, size: work.builds.isEmpty ? 0 : work.size / work.builds.count) }
+                work.builds.map { Unit(table: work.table, build: $0, size: work.size / work.builds.count) }
             }
             // Stable: a table's indexes keep their order (its primary key first).
             let order = units.indices.sorted { (units[$0].size, units[$1].table, $1) < (units[$1].size, units[$0].table, $0) }
