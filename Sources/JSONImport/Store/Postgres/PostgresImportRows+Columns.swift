@@ -65,8 +65,8 @@ extension PostgresImportRows {
         _ entity: EntityPlan, id: Int64, _ row: PostgresRowCache.Row, timestamps: Bool, _ body: (StoredValue) throws(E) -> Void
     ) throws(E) {
         if !entity.keyIsRowID { try body(.integer(id)) }
-        for value in row.values { try body(value) }
-        for column in row.columns { try body(column.map(StoredValue.integer) ?? .null) }
+        for i in row.values.indices { try body(row.values[i]) }
+        for i in row.columns.indices { try body(row.columns[i].map(StoredValue.integer) ?? .null) }
         if timestamps && entity.spec.hasTimestamps {
             for _ in 0..<3 { try body(.real(row.stampedAt)) }
         }

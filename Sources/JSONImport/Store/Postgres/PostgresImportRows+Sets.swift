@@ -275,9 +275,14 @@ extension PostgresImportRows {
                 rows.sort { $0.id < $1.id }
                 let stamps = !isNew && entity.spec.hasTimestamps
                 try copy(into: table, columns: isNew ? insertColumns(entity) : stagedColumns(entity)) { (writer) throws(StoreError) in
-                    for (id, row) in rows {
-                        try forEachField(entity, id: id, row, timestamps: isNew) { (value) throws(StoreError) in try writer.append(value) }
-                        if stamps { try writer.append(row.stampedAt == 0 ? .null : .real(row.stampedAt)) }
+                    // Each row read where it lies, not copied out (a retain of each of its
+                    // arrays, long out of the processor's caches for the stubs a fresh import
+                    // hands over at its end).
+                    for i in rows.indices {
+                        try forEachField(entity, id: rows[i].id, rows[i].row, timestamps: isNew) { (value) throws(StoreError) in
+                            try writer.append(value)
+                        }
+                        if stamps { try writer.append(rows[i].row.stampedAt == 0 ? .null : .real(rows[i].row.stampedAt)) }
                     }
                 }
             case .links(let table, let tenant, let lists):
