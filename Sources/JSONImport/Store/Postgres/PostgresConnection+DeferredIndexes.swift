@@ -310,9 +310,7 @@ extension PostgresConnection {
     /// what the table lacks: each removes its own indexes from the row (``recordBuilt(_:of:)``),
     /// at its end and in table order, so that it waits at most for the other's commit.
     private func buildCommittedIndexes(from queue: PostgresDeferredIndexes.Queue, atOnce: Bool) throws(StoreError) -> Bool {
-        try execute("BEGIN" + (atOnce ? "; SET LOCAL max_parallel_maintenance_workers = 0" : ""))
-        do throws(StoreError) {
-            guard try beginCommittedBuilds() else { return false }
+        try afterCommit(begin: "BEGIN" + (atOnce ? "; SET LOCAL max_parallel_maintenance_workers = 0" : "")) { () throws(StoreError) in
             var pending = try pendingTables()
             var built: [String: [String]] = [:]
             while let unit = queue.next() {
@@ -327,14 +325,6 @@ extension PostgresConnection {
             }
             deferred.tables = pending
             if !atOnce { try promotePrimaryKeys(of: Set(pending.keys), waits: false) }
-            let settled = try pendingTables().isEmpty
-            try commit()
-            deferredIndexesEndTransaction(committed: true)
-            return settled
-        } catch {
-            try? rollback()
-            deferredIndexesEndTransaction(committed: false)
-            throw error
         }
     }
 
@@ -342,10 +332,24 @@ extension PostgresConnection {
     /// its own, puts on the primary keys of those of `tables` that lack only them. Returns
     /// whether the store lacks nothing any more.
     private func promoteCommittedPrimaryKeys(of tables: Set<String>) throws(StoreError) -> Bool {
-        try execute("BEGIN")
+        try afterCommit(begin: "BEGIN") { () throws(StoreError) in try promotePrimaryKeys(of: tables, waits: false) }
+    }
+
+    /// Runs `body` in a transaction of its own begun by `begin`, after a commit, holding the
+    /// store's writer lock shared, and commits; returns whether the store then lacks nothing.
+    /// Runs nothing, and returns `false`, when a writer holds the lock or waits for it.
+    private func afterCommit(begin: String, _ body: () throws(StoreError) -> Void) throws(StoreError) -> Bool {
+        try execute(begin)
         do throws(StoreError) {
-            guard try beginCommittedBuilds() else { return false }
-            try promotePrimaryKeys(of: tables, waits: false)
+            let key = "\(Self.lockClass), \(Self.lockKey(schema: schema))"
+            guard try rows("SELECT pg_try_advisory_xact_lock_shared(\(key))") == [[.integer(1)]] else {
+                try rollback()
+                return false
+            }
+            deferred.isInWrite = true
+            deferred.filled = []
+            deferred.tables = nil
+            try body()
             let settled = try pendingTables().isEmpty
             try commit()
             deferredIndexesEndTransaction(committed: true)
@@ -355,20 +359,6 @@ extension PostgresConnection {
             deferredIndexesEndTransaction(committed: false)
             throw error
         }
-    }
-
-    /// In a transaction begun after a commit, takes the store's writer lock shared: `false`
-    /// (and the transaction rolled back) when a writer holds it or waits for it.
-    private func beginCommittedBuilds() throws(StoreError) -> Bool {
-        let key = "\(Self.lockClass), \(Self.lockKey(schema: schema))"
-        guard try rows("SELECT pg_try_advisory_xact_lock_shared(\(key))") == [[.integer(1)]] else {
-            try rollback()
-            return false
-        }
-        deferred.isInWrite = true
-        deferred.filled = []
-        deferred.tables = nil
-        return true
     }
 
     /// Records `builds` (statements of `table`'s metadata row) as done: removed from the row as
